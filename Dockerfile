@@ -1,0 +1,25 @@
+# syntax=docker/dockerfile:1
+
+# Build: compile TypeScript, then keep only the production dependencies (better-sqlite3 is native,
+# so the toolchain is needed when no prebuilt binary fits).
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The embedded SQLite default writes to data/; with DATABASE_URL=mysql://… it stays empty.
+RUN mkdir -p data && chown node:node data
+USER node
+EXPOSE 3000
+CMD ["node", "dist/src/main.js"]

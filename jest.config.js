@@ -1,0 +1,24 @@
+/** Jest runs in native ESM mode (see package.json "test"); ts-jest only transpiles. */
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/test/tsconfig.json' }],
+};
+const common = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  // Sources import siblings as './x.js' (nodenext); Jest resolves the .ts file.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform,
+};
+
+export default {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};

@@ -1,0 +1,16 @@
+/** Who a request acts for, once ApiKeyGuard has admitted it. */
+export interface ApiKeyPrincipal {
+  /** Stable and not secret: keys rate limits and idempotency records. */
+  readonly keyId: string;
+  readonly name: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /**
+     * Set by ApiKeyGuard when it admits the request: the caller's key, or null on a public route.
+     * Undefined means the request never reached the guard (it failed routing or parsing first).
+     */
+    apiKey?: ApiKeyPrincipal | null;
+  }
+}

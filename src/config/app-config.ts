@@ -1,0 +1,142 @@
+/**
+ * The service's configuration, read from the environment once at start.
+ *
+ * Written by hand rather than with @nestjs/config: every variable needs parsing that no schema gives
+ * for free (a database URL that picks the driver, base URLs that must end in /v1), the result must be
+ * usable outside Nest (the TypeORM CLI, the API-key tool), and a bad value must stop the process with
+ * one line before Nest starts, which a module-level validator cannot do.
+ */
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'mysql'; url: string; poolSize: number };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Injection token and type of the validated configuration. */
+export abstract class AppConfig {
+  abstract readonly port: number;
+  abstract readonly host: string;
+  abstract readonly database: DatabaseConfig;
+  /** Bootstrap API keys from API_KEYS. */
+  abstract readonly apiKeys: readonly string[];
+  abstract readonly publicBaseUrl?: string;
+  abstract readonly stagingBaseUrl?: string;
+  abstract readonly migrationsRun: boolean;
+  abstract readonly rateLimitPerMinute: number;
+  abstract readonly logLevel: LogLevel;
+  abstract readonly production: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const DEFAULT_SQLITE_FILE = 'data/petstore.sqlite';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Reads every variable, collects every problem, and throws one ConfigError naming them all. */
+export function loadAppConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = <T>(parse: () => T, fallback: T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return fallback;
+    }
+  };
+
+  const config: AppConfig = {
+    port: read(() => parseInteger('PORT', env.PORT, 3000, 0, 65535), 0),
+    host: read(() => parseHost(env.HOST), ''),
+    database: read(
+      () => parseDatabaseUrl(env.DATABASE_URL, parseInteger('DB_POOL_SIZE', env.DB_POOL_SIZE, 10, 1, 1000)),
+      { kind: 'sqlite', file: DEFAULT_SQLITE_FILE },
+    ),
+    apiKeys: (env.API_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key.length > 0),
+    publicBaseUrl: read(() => parseBaseUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL), undefined),
+    stagingBaseUrl: read(() => parseBaseUrl('STAGING_BASE_URL', env.STAGING_BASE_URL), undefined),
+    migrationsRun: read(() => parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true), true),
+    rateLimitPerMinute: read(
+      () => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 6000, 0, 1_000_000),
+      0,
+    ),
+    logLevel: read(() => parseLogLevel(env.LOG_LEVEL), 'info'),
+    production: env.NODE_ENV === 'production',
+  };
+
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  return config;
+}
+
+function parseInteger(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function parseHost(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return '0.0.0.0';
+  if (/\s/.test(raw)) throw new ConfigError(`HOST must be a host name or address (got "${raw}")`);
+  return raw;
+}
+
+function parseLogLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((candidate) => candidate === raw);
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
+  return level;
+}
+
+/** A base URL for the document's servers; the /v1 segment is added when the value lacks it. */
+function parseBaseUrl(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const url = URL.parse(raw);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an absolute http(s) URL without query or fragment (got "${raw}")`);
+  }
+  const base = url.href.replace(/\/+$/, '');
+  return base.endsWith('/v1') ? base : `${base}/v1`;
+}
+
+/**
+ * `sqlite:PATH` (relative to the working directory), `sqlite::memory:`, or
+ * `mysql://user:password@host:port/database`. Messages never repeat a password.
+ */
+export function parseDatabaseUrl(raw: string | undefined, poolSize = 10): DatabaseConfig {
+  if (raw === undefined || raw === '') return { kind: 'sqlite', file: DEFAULT_SQLITE_FILE };
+  if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '') throw new ConfigError('DATABASE_URL sqlite: needs a file path, for example sqlite:data/petstore.sqlite');
+    return { kind: 'sqlite', file };
+  }
+  if (raw.startsWith('mysql://')) {
+    const url = URL.parse(raw);
+    const database = url ? decodeURIComponent(url.pathname.slice(1)) : '';
+    if (!url || !url.hostname) {
+      throw new ConfigError('DATABASE_URL is not a valid mysql:// URL (expected mysql://user:password@host:3306/database)');
+    }
+    if (!/^[A-Za-z0-9_$-]+$/.test(database)) {
+      throw new ConfigError(`DATABASE_URL must name a database after the host, as in mysql://${url.host}/petstore`);
+    }
+    return { kind: 'mysql', url: raw, poolSize };
+  }
+  throw new ConfigError('DATABASE_URL must start with sqlite: or mysql:// (for example mysql://user:password@host:3306/petstore)');
+}

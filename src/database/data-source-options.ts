@@ -1,0 +1,43 @@
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config.js';
+import { Pet } from '../pets/pet.entity.js';
+import { CreatePets1795219200000 } from './migrations/1795219200000-CreatePets.js';
+
+export const ENTITIES = [Pet];
+export const MIGRATIONS = [CreatePets1795219200000];
+
+/**
+ * The one place TypeORM options are built: the application (DatabaseModule) and TypeORM's CLI
+ * (ormconfig.ts) both call it, so they always talk to the same schema the same way.
+ */
+export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    // The schema is owned by the migrations alone.
+    synchronize: false,
+    migrationsRun: false,
+  } as const;
+
+  if (database.kind === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      url: database.url,
+      // Connection character set: names with emoji must arrive as 4-byte UTF-8.
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      // BIGINT columns come back as JSON-ready numbers (every stored value is at most 2^53-1),
+      // not as the strings TypeORM asks mysql2 for by default.
+      bigNumberStrings: false,
+      poolSize: database.poolSize,
+      connectTimeout: 5_000,
+    };
+  }
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: database.file,
+    enableWAL: database.file !== ':memory:',
+  };
+}

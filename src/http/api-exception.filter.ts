@@ -1,0 +1,78 @@
+import { type ArgumentsHost, BadRequestException, Catch, type ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiKeyService } from '../auth/api-key.service.js';
+import {
+  ApiException,
+  InternalErrorException,
+  MethodNotAllowedException,
+  RouteNotFoundException,
+  ValidationFailedException,
+} from './api-exception.js';
+import { RouteTable } from './route-table.js';
+
+/**
+ * Renders every error, from every layer, as `{code, message, status}`. Anything it does not know is
+ * a 500 that is logged in full and tells the client nothing.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  constructor(
+    private readonly apiKeys: ApiKeyService,
+    private readonly routes: RouteTable,
+  ) {}
+
+  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    let error: ApiException;
+    try {
+      error = (await this.authenticationFailure(exception, request)) ?? this.toApiException(exception, request);
+    } catch (failure) {
+      error = this.toApiException(failure, request);
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.status(error.status).set(error.headers).json(error.toBody());
+  }
+
+  /**
+   * A request that failed before ApiKeyGuard saw it (no route, a bad URL) is answered 401 when it
+   * has no valid key: authentication comes before everything else a client can get wrong.
+   */
+  private async authenticationFailure(exception: unknown, request: Request): Promise<ApiException | undefined> {
+    if (request.apiKey !== undefined || (exception instanceof ApiException && exception.status === 401)) {
+      return undefined;
+    }
+    try {
+      await this.apiKeys.authenticate(request.headers.authorization);
+      return undefined;
+    } catch (denied) {
+      if (denied instanceof ApiException) return denied;
+      throw denied;
+    }
+  }
+
+  private toApiException(exception: unknown, request: Request): ApiException {
+    if (exception instanceof ApiException) return exception;
+    // Nest's router raises NotFoundException for a request no route matched.
+    if (exception instanceof NotFoundException) {
+      const allowed = this.routes.allowedMethods(request.path);
+      return allowed.length > 0
+        ? new MethodNotAllowedException(request.method, request.path, allowed)
+        : new RouteNotFoundException(request.method, request.path);
+    }
+    // Express rejects a path whose percent-encoding does not decode.
+    if (exception instanceof BadRequestException) {
+      return new ValidationFailedException('The request URL is malformed.');
+    }
+    this.logger.error(
+      `${request.method} ${request.originalUrl} failed unexpectedly`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    return new InternalErrorException();
+  }
+}

@@ -1,0 +1,94 @@
+import { HttpStatus } from '@nestjs/common';
+
+/** Every error code the API answers with; the document lists them on the Error schema. */
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'API_KEY_MISSING',
+  'API_KEY_INVALID',
+  'PET_NOT_FOUND',
+  'ORDER_NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'PAYLOAD_TOO_LARGE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+}
+
+/**
+ * An error the API answers deliberately: the filter renders it as `{code, message, status}` with
+ * its headers. Domain errors subclass it so that code reads like the contract.
+ */
+export class ApiException extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+export class ValidationFailedException extends ApiException {
+  constructor(message: string) {
+    super(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', message);
+  }
+}
+
+export class MalformedJsonException extends ApiException {
+  constructor() {
+    super(HttpStatus.BAD_REQUEST, 'MALFORMED_JSON', 'The request body is not valid JSON.');
+  }
+}
+
+export class UnsupportedMediaTypeException extends ApiException {
+  constructor(detail = 'A request body must be sent with Content-Type: application/json.') {
+    super(HttpStatus.BAD_REQUEST, 'UNSUPPORTED_MEDIA_TYPE', detail);
+  }
+}
+
+export class PayloadTooLargeException extends ApiException {
+  constructor(limitBytes: number) {
+    super(HttpStatus.PAYLOAD_TOO_LARGE, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${limitBytes / 1024} KiB.`);
+  }
+}
+
+export class RouteNotFoundException extends ApiException {
+  constructor(method: string, path: string) {
+    super(HttpStatus.NOT_FOUND, 'ROUTE_NOT_FOUND', `No route matches ${method} ${path}.`);
+  }
+}
+
+export class MethodNotAllowedException extends ApiException {
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super(
+      HttpStatus.METHOD_NOT_ALLOWED,
+      'METHOD_NOT_ALLOWED',
+      `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
+      { Allow: allowed.join(', ') },
+    );
+  }
+}
+
+export class InternalErrorException extends ApiException {
+  constructor() {
+    super(HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', 'An unexpected error occurred.');
+  }
+}

@@ -1,0 +1,14 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ERROR_CODES, type ErrorCode } from './api-exception.js';
+
+@ApiSchema({ name: 'Error', description: 'Every error response, from every layer, has this shape.' })
+export class ErrorDto {
+  @ApiProperty({ enum: ERROR_CODES, description: 'Machine-readable error code.', example: 'VALIDATION_FAILED' })
+  code: ErrorCode;
+
+  @ApiProperty({ type: 'string', description: 'Human-readable description.', example: 'name must be a string of 1 to 255 characters.' })
+  message: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32', description: 'The HTTP status code of the response.', example: 400 })
+  status: number;
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { match } from 'path-to-regexp';
+
+interface RouteEntry {
+  readonly matches: (path: string) => boolean;
+  readonly methods: readonly string[];
+}
+
+/**
+ * Which methods a path answers to, for the 405 `Allow` header. Read from Express's own router
+ * (routes are final once the app has started), with the path-to-regexp version Express matches with.
+ */
+@Injectable()
+export class RouteTable {
+  private entries?: readonly RouteEntry[];
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const entry of (this.entries ??= this.readRoutes())) {
+      if (entry.matches(path)) entry.methods.forEach((method) => methods.add(method));
+    }
+    // Express answers HEAD wherever it answers GET.
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
+  }
+
+  private readRoutes(): RouteEntry[] {
+    const stack: ExpressLayer[] = this.adapterHost.httpAdapter.getInstance().router.stack;
+    return stack.flatMap(({ route }) => {
+      if (!route || typeof route.path !== 'string') return [];
+      const matcher = match(route.path, { decode: false });
+      const methods = Object.keys(route.methods)
+        .filter((method) => method !== '_all')
+        .map((method) => method.toUpperCase());
+      return [{ matches: (path: string) => matcher(path) !== false, methods }];
+    });
+  }
+}
+
+interface ExpressLayer {
+  route?: { path: unknown; methods: Record<string, boolean> };
+}

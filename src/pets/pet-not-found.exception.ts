@@ -1,0 +1,8 @@
+import { HttpStatus } from '@nestjs/common';
+import { ApiException } from '../http/api-exception.js';
+
+export class PetNotFoundException extends ApiException {
+  constructor(petId: bigint | number) {
+    super(HttpStatus.NOT_FOUND, 'PET_NOT_FOUND', `No pet has id ${petId}.`);
+  }
+}

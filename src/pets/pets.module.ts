@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Pet } from './pet.entity.js';
+import { PetsController } from './pets.controller.js';
+import { PetsService } from './pets.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Pet])],
+  controllers: [PetsController],
+  providers: [PetsService],
+  exports: [PetsService],
+})
+export class PetsModule {}

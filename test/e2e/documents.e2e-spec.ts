@@ -1,0 +1,129 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import yaml from 'js-yaml';
+import { ERROR_CODES } from '../../src/http/api-exception.js';
+import { useApp } from './support/test-app.js';
+import { DATABASE_KINDS } from './support/test-database.js';
+
+type Json = Record<string, any>;
+
+const OPERATIONS = [
+  ['/pets', 'get', 'listPets', ['200', '400', '401', '500']],
+  ['/pets', 'post', 'createPet', ['201', '400', '401', '413', '500']],
+  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '500']],
+] as const;
+
+describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
+  const ctx = useApp(kind);
+  let document: Json;
+  beforeAll(async () => {
+    document = (await ctx.http().get('/v1/openapi.json')).body;
+  });
+
+  it('is served as JSON at /v1/openapi.json without a key', async () => {
+    const response = await ctx.http().get('/v1/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body.openapi).toMatch(/^3\./);
+    expect(response.body.info.version).toBe('1.0.0');
+  });
+
+  it('is served as the same document in YAML at /v1/openapi.yaml without a key', async () => {
+    const response = await ctx.http().get('/v1/openapi.yaml');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/yaml/);
+    expect(yaml.load(response.text)).toEqual(document);
+  });
+
+  it('serves Swagger UI at /v1/docs without a key', async () => {
+    const page = await ctx.http().get('/v1/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('swagger-ui');
+    const init = await ctx.http().get('/v1/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('"operationId": "listPets"');
+  });
+
+  it('writes paths relative to servers that end in /v1', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}', '/store/orders']);
+    expect(document.servers).toEqual([{ url: '/v1', description: 'This server' }]);
+  });
+
+  it.each(OPERATIONS)('documents %s %s as %s with every response it gives', (path, method, operationId, statuses) => {
+    const operation = document.paths[path][method];
+    expect(operation.operationId).toBe(operationId);
+    expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
+    for (const status of statuses.filter((s) => Number(s) >= 400)) {
+      expect(operation.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    expect(operation.security).toEqual([{ bearer: [] }]);
+  });
+
+  it('puts every operation behind the bearer scheme', () => {
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.security).toEqual([{ bearer: [] }]);
+    for (const item of Object.values<Json>(document.paths)) {
+      for (const operation of Object.values<Json>(item)) expect(operation.security).toEqual([{ bearer: [] }]);
+    }
+  });
+
+  it('marks getPet deprecated and names its removal date and replacement', () => {
+    const getPet = document.paths['/pets/{petId}'].get;
+    expect(getPet.deprecated).toBe(true);
+    expect(getPet.description).toMatch(/5 December 2030/);
+    expect(getPet.description).toMatch(/GET \/pets.*status/);
+    expect(getPet.parameters).toEqual([
+      expect.objectContaining({ name: 'petId', in: 'path', required: true, schema: expect.objectContaining({ type: 'integer', format: 'int64' }) }),
+    ]);
+  });
+
+  it('documents listPets parameters with their bounds', () => {
+    const parameters = document.paths['/pets'].get.parameters;
+    expect(parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100, default: 20 }) }),
+        expect.objectContaining({ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } }),
+      ]),
+    );
+  });
+
+  it('names the schemas Pet, NewPet, PetStatus and Error, with int64 integers', () => {
+    const { Pet, NewPet, PetStatus, Error } = document.components.schemas;
+    expect(PetStatus).toEqual({ type: 'string', enum: ['available', 'pending', 'sold'] });
+    expect(Pet.required.sort()).toEqual(['categoryId', 'id', 'name', 'status']);
+    expect(Pet.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(Pet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64', minimum: 1, maximum: 9007199254740991 });
+    expect(NewPet.required.sort()).toEqual(['categoryId', 'name']);
+    expect(NewPet.properties.id).toBeUndefined();
+    expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+    expect(NewPet.properties.status).toMatchObject({ default: 'available', allOf: [{ $ref: '#/components/schemas/PetStatus' }] });
+    expect(Error.required.sort()).toEqual(['code', 'message', 'status']);
+    expect(Error.properties.status).toMatchObject({ type: 'integer' });
+    expect(Error.properties.code.enum).toEqual([...ERROR_CODES]);
+  });
+
+  it('uses the Pet and NewPet schemas for bodies', () => {
+    const createPet = document.paths['/pets'].post;
+    expect(createPet.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } });
+    expect(createPet.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Pet' });
+    expect(document.paths['/pets'].get.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Pet' },
+    });
+  });
+});
+
+describe('the OpenAPI document with configured servers', () => {
+  const ctx = useApp('sqlite', {
+    PUBLIC_BASE_URL: 'https://api.petstore.example',
+    STAGING_BASE_URL: 'https://staging.petstore.example/v1/',
+  });
+
+  it('lists production and staging, both ending in /v1', async () => {
+    const document = (await ctx.http().get('/v1/openapi.json')).body;
+    expect(document.servers).toEqual([
+      { url: 'https://api.petstore.example/v1', description: 'Production' },
+      { url: 'https://staging.petstore.example/v1', description: 'Staging' },
+    ]);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceProcess } from './support/service-process.js';
+
+describe('starting the service', () => {
+  let service: ServiceProcess | undefined;
+  let directory: string | undefined;
+  afterEach(async () => {
+    await service?.stop();
+    if (directory) await rm(directory, { recursive: true, force: true });
+    service = directory = undefined;
+  });
+
+  const start = async (env: Record<string, string>) => {
+    directory = await mkdtemp(join(tmpdir(), 'petstore-start-'));
+    service = new ServiceProcess({ HOST: '127.0.0.1', PORT: '0', ...env }, directory);
+    return service;
+  };
+
+  it('serves the API with nothing but API_KEYS, on the SQLite file data/petstore.sqlite', async () => {
+    const running = await start({ API_KEYS: 'start-key' });
+    const base = await running.listening();
+    const auth = { Authorization: 'Bearer start-key', 'Content-Type': 'application/json' };
+
+    const created = await fetch(`${base}/v1/pets`, { method: 'POST', headers: auth, body: '{"name":"Rex","categoryId":1}' });
+    expect(created.status).toBe(201);
+    const listed = await fetch(`${base}/v1/pets`, { headers: auth });
+    expect(await listed.json()).toEqual([await created.json()]);
+    expect(existsSync(join(directory!, 'data', 'petstore.sqlite'))).toBe(true);
+    expect(running.stdout).toMatch(/SQLite file data\/petstore\.sqlite; docs at http:\/\/localhost:\d+\/v1\/docs/);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be an integer from 0 to 65535 \(got "eighty"\)/],
+    [{ DATABASE_URL: 'postgres://app:hunter2@db/petstore' }, /DATABASE_URL must start with sqlite: or mysql:\/\//],
+    [{ DATABASE_URL: 'mysql://app:hunter2@db:3306' }, /DATABASE_URL must name a database/],
+  ])('stops on %p with exit code 1 and one clear line', async (env, message) => {
+    const failing = await start({ API_KEYS: 'start-key', ...env });
+    expect(await failing.exitCode()).toBe(1);
+    const lines = failing.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^petstore: cannot start: invalid configuration: /);
+    expect(lines[0]).toMatch(message);
+    expect(failing.stderr + failing.stdout).not.toContain('hunter2');
+    expect(failing.stdout).toBe('');
+  });
+});

@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** The built entry point: `npm test` builds before it tests, so process tests run what ships. */
+export const MAIN_SCRIPT = resolve('dist/src/main.js');
+
+/** The service as an operator runs it: its own process, configured only by the environment. */
+export class ServiceProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  private readonly exited: Promise<number | null>;
+
+  constructor(env: Record<string, string>, cwd: string, script = MAIN_SCRIPT) {
+    if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does).`);
+    this.child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((done) => this.child.on('exit', (code) => done(code)));
+  }
+
+  /** Resolves with the first match of `pattern` in the output, or rejects after `timeoutMs`. */
+  async waitForOutput(pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = (this.stdout + this.stderr).match(pattern);
+      if (match) return match;
+      if (Date.now() > deadline || this.child.exitCode !== null) {
+        throw new Error(`no ${pattern} in the output:\n${this.stdout}\n${this.stderr}`);
+      }
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+  }
+
+  /** The base URL once the service says it listens. */
+  async listening(): Promise<string> {
+    const [, port] = await this.waitForOutput(/Listening on http:\/\/localhost:(\d+)/);
+    return `http://127.0.0.1:${port}`;
+  }
+
+  /** The exit code, or rejects when the process is still running after `timeoutMs`. */
+  async exitCode(timeoutMs = 15_000): Promise<number | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}

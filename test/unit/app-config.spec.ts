@@ -1,0 +1,85 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadAppConfig } from '../../src/config/app-config.js';
+
+describe('loadAppConfig', () => {
+  it('has working defaults for an empty environment: SQLite file, port 3000, migrations on', () => {
+    expect(loadAppConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      database: { kind: 'sqlite', file: 'data/petstore.sqlite' },
+      apiKeys: [],
+      publicBaseUrl: undefined,
+      stagingBaseUrl: undefined,
+      migrationsRun: true,
+      rateLimitPerMinute: 6000,
+      logLevel: 'info',
+      production: false,
+    });
+  });
+
+  it('reads MySQL URLs with the pool size', () => {
+    const config = loadAppConfig({ DATABASE_URL: 'mysql://app:s3cret@db:3306/petstore', DB_POOL_SIZE: '4' });
+    expect(config.database).toEqual({ kind: 'mysql', url: 'mysql://app:s3cret@db:3306/petstore', poolSize: 4 });
+  });
+
+  it.each([
+    ['sqlite:data/other.sqlite', 'data/other.sqlite'],
+    ['sqlite:/var/lib/petstore.sqlite', '/var/lib/petstore.sqlite'],
+    ['sqlite:///var/lib/petstore.sqlite', '/var/lib/petstore.sqlite'],
+    ['sqlite::memory:', ':memory:'],
+  ])('reads %s as the SQLite file %s', (url, file) => {
+    expect(loadAppConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'sqlite', file });
+  });
+
+  it('splits API_KEYS on commas and drops blanks', () => {
+    expect(loadAppConfig({ API_KEYS: ' one, two ,,three ' }).apiKeys).toEqual(['one', 'two', 'three']);
+  });
+
+  it('adds /v1 to base URLs that lack it', () => {
+    const config = loadAppConfig({ PUBLIC_BASE_URL: 'https://api.example.com/', STAGING_BASE_URL: 'https://s.example.com/v1' });
+    expect(config.publicBaseUrl).toBe('https://api.example.com/v1');
+    expect(config.stagingBaseUrl).toBe('https://s.example.com/v1');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer from 0 to 65535 \(got "abc"\)/],
+    [{ PORT: '70000' }, /PORT must be an integer/],
+    [{ PORT: '-1' }, /PORT must be an integer/],
+    [{ PORT: '3000.5' }, /PORT must be an integer/],
+    [{ DATABASE_URL: 'postgres://x@y/z' }, /DATABASE_URL must start with sqlite: or mysql:\/\//],
+    [{ DATABASE_URL: 'mysql://' }, /DATABASE_URL is not a valid mysql:\/\/ URL/],
+    [{ DATABASE_URL: 'mysql://db:3306' }, /DATABASE_URL must name a database/],
+    [{ DATABASE_URL: 'sqlite:' }, /DATABASE_URL sqlite: needs a file path/],
+    [{ DB_POOL_SIZE: '0' }, /DB_POOL_SIZE must be an integer from 1/],
+    [{ MIGRATIONS_RUN: 'yes' }, /MIGRATIONS_RUN must be true or false/],
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, /RATE_LIMIT_PER_MINUTE must be an integer/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, /PUBLIC_BASE_URL must be an absolute http\(s\) URL/],
+  ])('rejects %p with a clear message', (env, message) => {
+    expect(() => loadAppConfig(env)).toThrow(ConfigError);
+    expect(() => loadAppConfig(env)).toThrow(message);
+  });
+
+  it('names every problem at once, on one line', () => {
+    const message = configErrorOf({ PORT: 'x', LOG_LEVEL: 'y' });
+    expect(message).toMatch(/PORT.*; LOG_LEVEL/);
+    expect(message).not.toContain('\n');
+  });
+
+  it.each(['mysql://app:hunter2@db:3306', 'mysql://app:hunter2@', 'postgres://app:hunter2@db/x'])(
+    'never repeats the password of %p in a message',
+    (url) => {
+      expect(configErrorOf({ DATABASE_URL: url })).not.toContain('hunter2');
+    },
+  );
+});
+
+function configErrorOf(env: Record<string, string>): string {
+  try {
+    loadAppConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be rejected`);
+}
