@@ -18,7 +18,8 @@ export default {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
-      testTimeout: 60_000,
     },
   ],
+  // A global option: Jest ignores it inside a project.
+  testTimeout: 60_000,
 };

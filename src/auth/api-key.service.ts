@@ -1,28 +1,47 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { hashApiKey } from './api-key-secret.js';
 import { ApiKeyInvalidException, ApiKeyMissingException } from './api-key.exceptions.js';
 import type { ApiKeyPrincipal } from './api-key.principal.js';
+import { ApiKeyStore } from './api-key.store.js';
 import { readBearerToken } from './bearer-token.js';
 
-export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
-}
+/** `last_used_at` is worth knowing to the minute, never worth a write per request. */
+const LAST_USED_INTERVAL_MS = 60_000;
+/** Unknown keys are remembered too, so a stream of made-up keys cannot reach the database; bounded. */
+const MAX_CACHED_KEYS = 10_000;
 
-interface KnownKey {
-  readonly hash: Buffer;
+interface StoredKey {
+  readonly id: number;
   readonly principal: ApiKeyPrincipal;
 }
 
-/** Decides whether a request's bearer credential is a valid API key. */
+interface CacheEntry {
+  readonly expiresAt: number;
+  /** Shared by concurrent requests with the same key: one lookup, not one each. */
+  readonly lookup: Promise<StoredKey | undefined>;
+}
+
+/**
+ * Decides whether a request's bearer credential is a valid API key: a bootstrap key from API_KEYS,
+ * or a stored, unrevoked one. A checked stored key is trusted for `apiKeyCacheMs` (at most 30 s), so
+ * authenticating costs no database round trip and a revocation reaches every instance within it.
+ */
 @Injectable()
 export class ApiKeyService {
-  private readonly bootstrapKeys: readonly KnownKey[];
+  private readonly logger = new Logger('ApiKeyService');
+  private readonly bootstrapKeys: readonly { hash: Buffer; principal: ApiKeyPrincipal }[];
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastUseRecorded = new Map<number, number>();
 
-  constructor(config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly store: ApiKeyStore,
+  ) {
     this.bootstrapKeys = config.apiKeys.map((key) => {
       const hash = hashApiKey(key);
-      return { hash, principal: { keyId: `env-${hash.toString('hex', 0, 6)}`, name: 'API_KEYS' } };
+      return { hash: Buffer.from(hash, 'hex'), principal: { keyId: `env-${hash.slice(0, 12)}`, name: 'API_KEYS' } };
     });
   }
 
@@ -30,17 +49,60 @@ export class ApiKeyService {
   async authenticate(authorization: string | undefined): Promise<ApiKeyPrincipal> {
     const token = readBearerToken(authorization);
     if (token === undefined) throw new ApiKeyMissingException();
-    const principal = this.findBootstrapKey(hashApiKey(token));
+    const hash = hashApiKey(token);
+    const principal = this.findBootstrapKey(Buffer.from(hash, 'hex')) ?? (await this.findStoredKey(hash));
     if (!principal) throw new ApiKeyInvalidException();
     return principal;
   }
 
-  /** Compares against every bootstrap key in constant time, so timing reveals nothing of any key. */
+  /** Compares with every bootstrap key in constant time, so timing tells nothing about any of them. */
   private findBootstrapKey(hash: Buffer): ApiKeyPrincipal | undefined {
     let found: ApiKeyPrincipal | undefined;
     for (const key of this.bootstrapKeys) {
       if (timingSafeEqual(key.hash, hash)) found = key.principal;
     }
     return found;
+  }
+
+  private async findStoredKey(hash: string): Promise<ApiKeyPrincipal | undefined> {
+    const now = Date.now();
+    let entry = this.cache.get(hash);
+    if (!entry || entry.expiresAt <= now) {
+      entry = { expiresAt: now + this.config.apiKeyCacheMs, lookup: this.lookUp(hash) };
+      this.remember(hash, entry);
+    }
+    const stored = await entry.lookup;
+    if (stored) this.recordUse(stored.id, now);
+    return stored?.principal;
+  }
+
+  private async lookUp(hash: string): Promise<StoredKey | undefined> {
+    try {
+      const row = await this.store.findByHash(hash);
+      // The database found the row by its hash; comparing again in constant time keeps the rule
+      // "keys are compared in constant time" true of our own code whatever the index does.
+      if (!row || row.revokedAt || !timingSafeEqual(Buffer.from(row.keyHash, 'hex'), Buffer.from(hash, 'hex'))) {
+        return undefined;
+      }
+      return { id: row.id, principal: { keyId: `key-${row.id}`, name: row.name } };
+    } catch (error) {
+      // A failed lookup decides nothing: the next request asks again.
+      this.cache.delete(hash);
+      throw error;
+    }
+  }
+
+  private remember(hash: string, entry: CacheEntry): void {
+    this.cache.delete(hash);
+    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(hash, entry);
+  }
+
+  private recordUse(id: number, now: number): void {
+    if (now - (this.lastUseRecorded.get(id) ?? 0) < LAST_USED_INTERVAL_MS) return;
+    this.lastUseRecorded.set(id, now);
+    this.store.recordUse(id, new Date(now)).catch((error: unknown) => {
+      this.logger.warn(`could not record the use of API key ${id}: ${error instanceof Error ? error.message : error}`);
+    });
   }
 }

@@ -1,11 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKey } from './api-key.entity.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
+import { ApiKeyStore } from './api-key.store.js';
+import { QuickStartKey } from './quick-start-key.js';
 
 @Global()
 @Module({
-  providers: [ApiKeyService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  imports: [TypeOrmModule.forFeature([ApiKey])],
+  providers: [ApiKeyStore, ApiKeyService, QuickStartKey, { provide: APP_GUARD, useClass: ApiKeyGuard }],
   exports: [ApiKeyService],
 })
 export class AuthModule {}

@@ -21,6 +21,8 @@ export abstract class AppConfig {
   abstract readonly database: DatabaseConfig;
   /** Bootstrap API keys from API_KEYS. */
   abstract readonly apiKeys: readonly string[];
+  /** How long a checked stored key is trusted before the database is asked again (bounds revocation). */
+  abstract readonly apiKeyCacheMs: number;
   abstract readonly publicBaseUrl?: string;
   abstract readonly stagingBaseUrl?: string;
   abstract readonly migrationsRun: boolean;
@@ -61,6 +63,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       .split(',')
       .map((key) => key.trim())
       .filter((key) => key.length > 0),
+    apiKeyCacheMs: read(() => parseInteger('API_KEY_CACHE_MS', env.API_KEY_CACHE_MS, 30_000, 0, 30_000), 0),
     publicBaseUrl: read(() => parseBaseUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL), undefined),
     stagingBaseUrl: read(() => parseBaseUrl('STAGING_BASE_URL', env.STAGING_BASE_URL), undefined),
     migrationsRun: read(() => parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true), true),

@@ -1,12 +1,10 @@
-import { AfterInsert, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import type { PetStatus } from './pet-status.js';
 
 @Entity({ name: 'pets' })
 @Index('IDX_pets_status_id', ['status', 'id'])
-export class Pet {
-  @PrimaryGeneratedColumn({ type: 'bigint' })
-  id: number;
-
+export class Pet extends NumericIdEntity {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
@@ -15,10 +13,4 @@ export class Pet {
 
   @Column({ type: 'varchar', length: 16 })
   status: PetStatus;
-
-  /** TypeORM hands a generated BIGINT id back as a string; the API promises a JSON integer. */
-  @AfterInsert()
-  protected idAsNumber(): void {
-    this.id = Number(this.id);
-  }
 }

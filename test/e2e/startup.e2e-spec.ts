@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceProcess } from './support/service-process.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 describe('starting the service', () => {
   let service: ServiceProcess | undefined;
@@ -46,5 +47,65 @@ describe('starting the service', () => {
     expect(lines[0]).toMatch(message);
     expect(failing.stderr + failing.stdout).not.toContain('hunter2');
     expect(failing.stdout).toBe('');
+  });
+});
+
+describe.each(DATABASE_KINDS)('the quick-start key on %s', (kind) => {
+  const KEY = /psk_[A-Za-z0-9_-]{43}/g;
+  let database: TestDatabase;
+  let directory: string;
+  let service: ServiceProcess | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    directory = await mkdtemp(join(tmpdir(), 'petstore-quick-'));
+  });
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+  });
+  afterAll(async () => {
+    await database?.drop();
+    await rm(directory, { recursive: true, force: true });
+  });
+  const start = (env: Record<string, string> = {}) => {
+    service = new ServiceProcess({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: database.url, ...env }, directory);
+    return service;
+  };
+  const petsWith = async (base: string, key: string) =>
+    (await fetch(`${base}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status;
+
+  it('is not made in production, where a service without keys refuses everything', async () => {
+    const running = start({ NODE_ENV: 'production' });
+    const base = await running.listening();
+    expect(running.stdout).not.toMatch(KEY);
+    expect(await petsWith(base, 'anything')).toBe(401);
+  });
+
+  it('is made when no key exists, shown exactly once with how to use it, and works', async () => {
+    const running = start();
+    const base = await running.listening();
+    const keys = running.stdout.match(KEY) ?? [];
+    expect(keys).toHaveLength(1);
+    const key = keys[0] ?? '';
+    expect(running.stdout).toContain(`curl -H 'Authorization: Bearer ${key}'`);
+    expect(await petsWith(base, key)).toBe(200);
+    await running.stop();
+
+    const restarted = start();
+    const restartedBase = await restarted.listening();
+    expect(restarted.stdout).not.toMatch(KEY);
+    expect(await petsWith(restartedBase, key)).toBe(200);
+  });
+
+  it('is not made when API_KEYS has keys', async () => {
+    const other = await createTestDatabase(kind);
+    try {
+      service = new ServiceProcess({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: other.url, API_KEYS: 'boot' }, directory);
+      await service.listening();
+      expect(service.stdout).not.toMatch(KEY);
+    } finally {
+      await service?.stop();
+      await other.drop();
+    }
   });
 });

@@ -5,16 +5,16 @@ import { resolve } from 'node:path';
 /** The built entry point: `npm test` builds before it tests, so process tests run what ships. */
 export const MAIN_SCRIPT = resolve('dist/src/main.js');
 
-/** The service as an operator runs it: its own process, configured only by the environment. */
+/** A program of ours (the service by default) as an operator runs it: its own process, configured only by the environment. */
 export class ServiceProcess {
   readonly child: ChildProcess;
   stdout = '';
   stderr = '';
   private readonly exited: Promise<number | null>;
 
-  constructor(env: Record<string, string>, cwd: string, script = MAIN_SCRIPT) {
+  constructor(env: Record<string, string>, cwd: string, script = MAIN_SCRIPT, args: readonly string[] = []) {
     if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does).`);
-    this.child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [script, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((done) => this.child.on('exit', (code) => done(code)));
@@ -56,4 +56,19 @@ export class ServiceProcess {
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
     await this.exited;
   }
+}
+
+export const APIKEY_SCRIPT = resolve('dist/src/cli/apikey.js');
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the API-key tool as an operator would, configured only by `env`. */
+export async function runApiKeyCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  const cli = new ServiceProcess(env, process.cwd(), APIKEY_SCRIPT, args);
+  const code = await cli.exitCode(20_000);
+  return { code, stdout: cli.stdout, stderr: cli.stderr };
 }

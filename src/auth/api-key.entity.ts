@@ -1,0 +1,24 @@
+import { Column, Entity, Index } from 'typeorm';
+import { NumericIdEntity } from '../database/numeric-id.entity.js';
+
+@Entity({ name: 'api_keys' })
+@Index('UQ_api_keys_key_hash', ['keyHash'], { unique: true })
+export class ApiKey extends NumericIdEntity {
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  prefix: string;
+
+  @Column({ name: 'key_hash', type: 'varchar', length: 64 })
+  keyHash: string;
+
+  @Column({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @Column({ name: 'last_used_at', type: 'datetime', nullable: true })
+  lastUsedAt: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'datetime', nullable: true })
+  revokedAt: Date | null;
+}

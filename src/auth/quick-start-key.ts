@@ -1,0 +1,35 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { ApiKeyStore } from './api-key.store.js';
+
+export const QUICK_START_KEY_NAME = 'quick-start';
+
+/**
+ * So that the quick start works with nothing configured: outside production, a service that has no
+ * key at all (none in API_KEYS, none stored and active) makes one and shows it, this once.
+ */
+@Injectable()
+export class QuickStartKey implements OnApplicationBootstrap {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly store: ApiKeyStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.production || this.config.apiKeys.length > 0 || (await this.store.hasActiveKey())) return;
+    const { key } = await this.store.create(QUICK_START_KEY_NAME);
+    // Written straight to the terminal, not to the logs: it is the one time the key is shown.
+    process.stdout.write(
+      [
+        '',
+        `No API key existed, so one was made and stored as "${QUICK_START_KEY_NAME}". It is shown only this once; try it:`,
+        '',
+        `    curl -H 'Authorization: Bearer ${key}' http://localhost:${this.config.port}/v1/pets`,
+        '',
+        'Manage keys with: npm run apikey -- create NAME | list | revoke ID',
+        '',
+        '',
+      ].join('\n'),
+    );
+  }
+}

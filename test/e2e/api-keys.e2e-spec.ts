@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { runApiKeyCli } from './support/service-process.js';
+import { expectError, startApp } from './support/test-app.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+
+const KEY_FORMAT = /^psk_[A-Za-z0-9_-]{43}$/;
+const CACHE_MS = 1_000;
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** Polls until `probe` holds, or fails after `timeoutMs`. */
+async function eventually(probe: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (!(await probe())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  return Date.now() - started;
+}
+
+describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
+  let database: TestDatabase;
+  let first: NestExpressApplication;
+  let second: NestExpressApplication;
+  const cli = (...args: string[]) => runApiKeyCli(args, { DATABASE_URL: database.url });
+  const getPets = (app: NestExpressApplication, key: string) => request(app.getHttpServer()).get('/v1/pets').set(bearer(key));
+  const createKey = async (name: string) => {
+    const result = await cli('create', name);
+    expect(result.code).toBe(0);
+    return result.stdout.trim();
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    // Two instances on one database, as behind a load balancer; only stored keys (production
+    // makes no quick-start key).
+    const env = { API_KEYS: '', API_KEY_CACHE_MS: String(CACHE_MS), NODE_ENV: 'production' };
+    first = await startApp(database, env);
+    second = await startApp(database, env);
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await database?.drop();
+  });
+
+  it('creates a key with the CLI, while the service runs, that the service accepts', async () => {
+    const result = await cli('create', 'billing');
+    expect(result.code).toBe(0);
+    const key = result.stdout.trim();
+    expect(key).toMatch(KEY_FORMAT);
+    expect(result.stdout).toBe(`${key}\n`);
+    expect(result.stderr).toMatch(/Created API key \d+ "billing"\. This is the only time it is shown/);
+    expect((await getPets(first, key)).status).toBe(200);
+    expect((await getPets(second, key)).status).toBe(200);
+  });
+
+  it('makes a different key every time', async () => {
+    const keys = new Set([await createKey('a'), await createKey('b'), await createKey('c')]);
+    expect(keys.size).toBe(3);
+  });
+
+  it('lists keys with id, name, prefix, created, last used and revoked, never the key', async () => {
+    const key = await createKey('listed 🔑');
+    const result = await cli('list');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED']);
+    const row = lines.find((line) => line.includes('listed 🔑'));
+    expect(row).toMatch(new RegExp(`^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+-$`));
+    expect(result.stdout).not.toContain(key);
+    expect(result.stdout).not.toContain(key.slice(12));
+  });
+
+  it('stores only the SHA-256 of a key, never the key', async () => {
+    const key = await createKey('hashed');
+    const rows = await first.get(DataSource).query('SELECT * FROM api_keys');
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(key);
+    expect(stored).not.toContain(key.slice(4));
+    expect(stored).toContain(createHash('sha256').update(key).digest('hex'));
+  });
+
+  it('records when a key was last used, at most once a minute', async () => {
+    const key = await createKey('used');
+    const lastUsed = async () =>
+      (await first.get(DataSource).query(`SELECT last_used_at FROM api_keys WHERE name = 'used'`))[0].last_used_at;
+    expect(await lastUsed()).toBeNull();
+    await getPets(first, key);
+    await eventually(async () => (await lastUsed()) !== null, 5_000);
+    const recorded = String(await lastUsed());
+    // Well past the column's one-second precision: a write per request would change it.
+    await new Promise((wait) => setTimeout(wait, 1_200));
+    for (let i = 0; i < 5; i++) expect((await getPets(first, key)).status).toBe(200);
+    await new Promise((wait) => setTimeout(wait, 300));
+    expect(String(await lastUsed())).toBe(recorded);
+    expect((await cli('list')).stdout).toMatch(/used\s+psk_\S+\s+\S+\s+\d{4}-\d\d-\d\dT\S+Z\s+-/);
+  });
+
+  it('refuses a revoked key on both instances within the window, as it refuses an unknown one', async () => {
+    const key = await createKey('to revoke');
+    expect((await getPets(first, key)).status).toBe(200);
+    expect((await getPets(second, key)).status).toBe(200);
+    const id = /^(\d+)\s+to revoke/m.exec((await cli('list')).stdout)![1];
+
+    const revoked = await cli('revoke', id);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(new RegExp(`Revoked API key ${id} "to revoke"`));
+
+    for (const app of [first, second]) {
+      await eventually(async () => (await getPets(app, key)).status === 401, CACHE_MS + 2_000);
+      const refused = await getPets(app, key);
+      const unknown = await getPets(app, 'psk_not-a-key-at-all');
+      expectError(refused, 401, 'API_KEY_INVALID');
+      expect(refused.body).toEqual(unknown.body);
+      expect(refused.headers['www-authenticate']).toBe(unknown.headers['www-authenticate']);
+    }
+    expect((await cli('list')).stdout).toMatch(new RegExp(`^${id}\\s+to revoke\\s.*\\d{4}-\\d\\d-\\d\\dT\\S+Z$`, 'm'));
+  });
+
+  it('treats revoking a revoked key as done', async () => {
+    const key = await createKey('twice');
+    const id = /^(\d+)\s+twice/m.exec((await cli('list')).stdout)![1];
+    expect((await cli('revoke', id)).code).toBe(0);
+    expect((await cli('revoke', id)).code).toBe(0);
+    await eventually(async () => (await getPets(first, key)).status === 401, CACHE_MS + 2_000);
+  });
+
+  it.each([
+    [['create'], 2, /create needs exactly one NAME/],
+    [['create', ''], 2, /name must be 1 to 100 characters/],
+    [['create', 'a', 'b'], 2, /create needs exactly one NAME/],
+    [['revoke'], 2, /revoke needs exactly one ID/],
+    [['revoke', 'abc'], 2, /revoke needs the numeric ID/],
+    [['revoke', '-1'], 2, /revoke needs the numeric ID/],
+    [['revoke', '999999'], 1, /no API key has ID 999999/],
+    [['rotate'], 2, /usage: npm run apikey -- create NAME \| list \| revoke ID/],
+    [[], 2, /usage:/],
+  ])('answers %p with exit code %p and one clear line', async (args, code, message) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(code);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('the API-key tool without a database', () => {
+  it('says in one line that it cannot reach the database, with exit code 1', async () => {
+    const result = await runApiKeyCli(['list'], { DATABASE_URL: 'mysql://petstore:hunter2@127.0.0.1:1/petstore' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^apikey: cannot use the database: .*ECONNREFUSED.*\n$/);
+    expect(result.stderr).not.toContain('hunter2');
+  });
+
+  it('refuses a bad configuration in one line, with exit code 2', async () => {
+    const result = await runApiKeyCli(['list'], { DATABASE_URL: 'redis://x' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^apikey: invalid configuration: DATABASE_URL must start with/);
+  });
+});
