@@ -5,6 +5,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HttpModule } from './http/http.module.js';
 import { PetsModule } from './pets/pets.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StoreModule } from './store/store.module.js';
 
 @Module({})
@@ -13,7 +14,16 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, HttpModule, PetsModule, StoreModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        // Guards run in the order their modules are imported: the key first, then its rate.
+        AuthModule,
+        RateLimitModule,
+        HttpModule,
+        PetsModule,
+        StoreModule,
+      ],
     };
   }
 }

@@ -12,6 +12,11 @@ const LAST_USED_INTERVAL_MS = 60_000;
 /** Unknown keys are remembered too, so a stream of made-up keys cannot reach the database; bounded. */
 const MAX_CACHED_KEYS = 10_000;
 
+/** The principal id of a bootstrap key: stable across restarts and instances, and not the key. */
+export function bootstrapKeyId(key: string): string {
+  return `env-${hashApiKey(key).slice(0, 12)}`;
+}
+
 interface StoredKey {
   readonly id: number;
   readonly principal: ApiKeyPrincipal;
@@ -39,10 +44,10 @@ export class ApiKeyService {
     private readonly config: AppConfig,
     private readonly store: ApiKeyStore,
   ) {
-    this.bootstrapKeys = config.apiKeys.map((key) => {
-      const hash = hashApiKey(key);
-      return { hash: Buffer.from(hash, 'hex'), principal: { keyId: `env-${hash.slice(0, 12)}`, name: 'API_KEYS' } };
-    });
+    this.bootstrapKeys = config.apiKeys.map((key) => ({
+      hash: Buffer.from(hashApiKey(key), 'hex'),
+      principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS' },
+    }));
   }
 
   /** The principal for an Authorization header; throws the 401 the client should see otherwise. */

@@ -23,14 +23,31 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .addSecurityRequirements('bearer');
   for (const server of servers(config)) builder.addServer(server.url, server.description);
 
-  const document = SwaggerModule.createDocument(app, builder.build());
+  const info = builder.build();
+  // DocumentBuilder.setLicense insists on a URL; a proprietary service has none to give.
+  info.info.license = { name: 'Proprietary' };
+  const document = SwaggerModule.createDocument(app, info);
   // The servers end in /v1 (spec §9), so the paths are written relative to it.
   document.paths = Object.fromEntries(
     Object.entries(document.paths)
       .filter(([path]) => path.startsWith(`${API_PREFIX}/`))
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
+  closeRequestBodies(document);
   return document;
+}
+
+/** Request bodies are strict (a property the schema lacks is a 400), and the document says so. */
+function closeRequestBodies(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
+      const body = operation?.requestBody;
+      const ref = body && 'content' in body ? body.content['application/json']?.schema : undefined;
+      const schema = ref && '$ref' in ref ? schemas[ref.$ref.replace('#/components/schemas/', '')] : undefined;
+      if (schema && !('$ref' in schema)) schema.additionalProperties = false;
+    }
+  }
 }
 
 function servers(config: AppConfig): { url: string; description: string }[] {

@@ -70,7 +70,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return new ValidationFailedException('The request URL is malformed.');
     }
     this.logger.error(
-      `${request.method} ${request.originalUrl} failed unexpectedly`,
+      `${request.method} ${request.originalUrl} failed unexpectedly (request ${request.requestId})`,
       exception instanceof Error ? exception.stack : String(exception),
     );
     return new InternalErrorException();

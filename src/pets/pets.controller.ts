@@ -1,7 +1,13 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
+import { DeprecatedRoute } from '../http/deprecated-route.js';
+import { linkNextPage, NEXT_PAGE_LINK_HEADER } from '../http/pagination/page.js';
 import { ParseIdPipe } from '../http/parse-id.pipe.js';
+import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
+import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.store.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetDto } from './dto/pet.dto.js';
@@ -14,35 +20,57 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listPets', summary: 'List animals', description: 'Animals in ascending id order, optionally only those with one status.' })
-  @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true })
-  @ApiErrorResponses({ 400: 'limit or status is not valid (VALIDATION_FAILED).' })
-  list(@Query() query: ListPetsQuery): Promise<PetDto[]> {
-    return this.pets.list(query);
+  @ApiOperation({
+    operationId: 'listPets',
+    summary: 'List animals',
+    description:
+      'Animals in ascending id order, optionally only those with one status. When more follow, the ' +
+      'response has a `Link` header with `rel="next"`: the URL of the next page.',
+  })
+  @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiErrorResponses({ 400: 'limit, status or cursor is not valid (VALIDATION_FAILED).' })
+  async list(
+    @Query() query: ListPetsQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PetDto[]> {
+    const page = await this.pets.list(query);
+    linkNextPage(request, response, page.nextCursor);
+    return page.items;
   }
 
   @Post()
-  @HttpCode(HttpStatus.CREATED)
+  @CreatesResource()
   @ApiOperation({ operationId: 'createPet', summary: 'Add an animal' })
-  @ApiCreatedResponse({ description: 'The created animal.', type: PetDto })
+  @ApiCreatedResponse({ description: 'The created animal.', type: PetDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
     400: 'The body is not a valid NewPet (VALIDATION_FAILED), not JSON (MALFORMED_JSON), or not sent as application/json (UNSUPPORTED_MEDIA_TYPE).',
     413: 'The body is larger than 16 KiB (PAYLOAD_TOO_LARGE).',
   })
-  create(@Body() newPet: NewPetDto): Promise<PetDto> {
-    return this.pets.create(newPet);
+  create(@Body() newPet: NewPetDto, @Idempotency() claim?: IdempotencyClaim): Promise<PetDto> {
+    return this.pets.create(newPet, claim);
   }
 
   @Get(':petId')
+  @DeprecatedRoute({ since: new Date('2026-11-21T00:00:00Z'), sunset: new Date('2030-12-05T00:00:00Z'), successor: '/v1/pets' })
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Get an animal (deprecated)',
     description:
-      'Deprecated: removed on 5 December 2030. Use `GET /pets` with the `status` filter instead.',
+      'Deprecated since 21 November 2026 and removed on 5 December 2030 (`Sunset`). Use `GET /pets` ' +
+      'with the `status` filter instead (`Link: rel="successor-version"`).',
     deprecated: true,
   })
   @ApiParam({ name: 'petId', schema: { type: 'integer', format: 'int64', minimum: 1 }, description: 'The identifier of the animal.' })
-  @ApiOkResponse({ description: 'The animal.', type: PetDto })
+  @ApiOkResponse({
+    description: 'The animal.',
+    type: PetDto,
+    headers: {
+      Deprecation: { description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).', schema: { type: 'string', example: '@1795219200' } },
+      Sunset: { description: 'RFC 8594: the operation is removed at this time.', schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' } },
+      Link: { description: 'The replacement: `<…/v1/pets>; rel="successor-version"`.', schema: { type: 'string' } },
+    },
+  })
   @ApiErrorResponses({
     400: 'petId is not a positive int64 (VALIDATION_FAILED).',
     404: 'No animal has this id (PET_NOT_FOUND).',

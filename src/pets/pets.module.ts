@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { Pet } from './pet.entity.js';
 import { PetsController } from './pets.controller.js';
 import { PetsService } from './pets.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Pet])],
+  imports: [TypeOrmModule.forFeature([Pet]), IdempotencyModule],
   controllers: [PetsController],
   providers: [PetsService],
   exports: [PetsService],

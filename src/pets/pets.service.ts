@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { findPage, type Page } from '../http/pagination/page.js';
 import { MAX_STORED_ID } from '../http/parse-id.pipe.js';
+import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.store.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
 import { PetNotFoundException } from './pet-not-found.exception.js';
@@ -11,16 +13,12 @@ import { Pet } from './pet.entity.js';
 export class PetsService {
   constructor(@InjectRepository(Pet) private readonly pets: Repository<Pet>) {}
 
-  list({ limit, status }: ListPetsQuery): Promise<Pet[]> {
-    return this.pets.find({
-      where: status ? { status } : {},
-      order: { id: 'ASC' },
-      take: limit,
-    });
+  list(query: ListPetsQuery): Promise<Page<Pet>> {
+    return findPage(this.pets, query, { status: query.status });
   }
 
-  create({ name, categoryId, status = 'available' }: NewPetDto): Promise<Pet> {
-    return this.pets.save(this.pets.create({ name, categoryId, status }));
+  create({ name, categoryId, status = 'available' }: NewPetDto, claim?: IdempotencyClaim): Promise<Pet> {
+    return createOnce(this.pets.manager, claim, (manager) => manager.save(manager.create(Pet, { name, categoryId, status })));
   }
 
   async get(id: bigint): Promise<Pet> {

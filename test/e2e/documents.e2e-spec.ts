@@ -7,9 +7,9 @@ import { DATABASE_KINDS } from './support/test-database.js';
 type Json = Record<string, any>;
 
 const OPERATIONS = [
-  ['/pets', 'get', 'listPets', ['200', '400', '401', '500']],
-  ['/pets', 'post', 'createPet', ['201', '400', '401', '413', '500']],
-  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '500']],
+  ['/pets', 'get', 'listPets', ['200', '400', '401', '429', '500']],
+  ['/pets', 'post', 'createPet', ['201', '400', '401', '409', '413', '422', '429', '500']],
+  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '429', '500']],
 ] as const;
 
 describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
@@ -67,9 +67,10 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     }
   });
 
-  it('marks getPet deprecated and names its removal date and replacement', () => {
+  it('marks getPet deprecated and names its removal date, replacement and headers', () => {
     const getPet = document.paths['/pets/{petId}'].get;
     expect(getPet.deprecated).toBe(true);
+    expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
     expect(getPet.description).toMatch(/5 December 2030/);
     expect(getPet.description).toMatch(/GET \/pets.*status/);
     expect(getPet.parameters).toEqual([
@@ -77,10 +78,13 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     ]);
   });
 
-  it('documents listPets parameters with their bounds', () => {
-    const parameters = document.paths['/pets'].get.parameters;
+  it('documents listPets parameters with their bounds, and the Link header of a page', () => {
+    const listPets = document.paths['/pets'].get;
+    expect(listPets.responses['200'].headers.Link.description).toMatch(/rel="next"/);
+    const parameters = listPets.parameters;
     expect(parameters).toEqual(
       expect.arrayContaining([
+        expect.objectContaining({ name: 'cursor', in: 'query', required: false, schema: expect.objectContaining({ type: 'string' }) }),
         expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100, default: 20 }) }),
         expect.objectContaining({ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } }),
       ]),
@@ -100,6 +104,26 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(Error.required.sort()).toEqual(['code', 'message', 'status']);
     expect(Error.properties.status).toMatchObject({ type: 'integer' });
     expect(Error.properties.code.enum).toEqual([...ERROR_CODES]);
+  });
+
+  it('documents Idempotency-Key, Location and Idempotent-Replayed on createPet', () => {
+    const createPet = document.paths['/pets'].post;
+    expect(createPet.parameters).toEqual([
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    ]);
+    expect(Object.keys(createPet.responses['201'].headers).sort()).toEqual(['Idempotent-Replayed', 'Location']);
+    expect(createPet.responses['409'].description).toMatch(/IDEMPOTENCY_KEY_IN_USE/);
+    expect(createPet.responses['422'].description).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+  });
+
+  it('documents 429 with Retry-After on every operation', () => {
+    for (const [path, method] of OPERATIONS) {
+      expect(Object.keys(document.paths[path][method].responses['429'].headers)).toContain('Retry-After');
+    }
+  });
+
+  it('says that request bodies are strict', () => {
+    expect(document.components.schemas.NewPet.additionalProperties).toBe(false);
   });
 
   it('uses the Pet and NewPet schemas for bodies', () => {

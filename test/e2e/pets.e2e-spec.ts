@@ -223,7 +223,8 @@ describe.each(DATABASE_KINDS)('pets on %s', (kind) => {
     it('names both bad query values in one message', async () => {
       const response = await ctx.http().get('/v1/pets?limit=0&status=adopted').set(AUTH);
       expectError(response, 400, 'VALIDATION_FAILED');
-      expect(response.body.message).toMatch(/\blimit\b.*\bstatus\b/);
+      expect(response.body.message).toMatch(/\blimit\b/);
+      expect(response.body.message).toMatch(/\bstatus\b/);
     });
   });
 

@@ -1,0 +1,35 @@
+import { type CallHandler, type ExecutionContext, type NestInterceptor, UseInterceptors } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Observable } from 'rxjs';
+import { requestOrigin } from './request-origin.js';
+
+export interface Deprecation {
+  /** When the operation was first shipped as deprecated. */
+  readonly since: Date;
+  /** When it is removed. */
+  readonly sunset: Date;
+  /** The path of the replacement, under the API's base. */
+  readonly successor: string;
+}
+
+/**
+ * Marks every response of an operation deprecated: `Deprecation` (RFC 9745), `Sunset` (RFC 8594)
+ * and `Link: <successor>; rel="successor-version"`. The document's side is the operation's own
+ * `deprecated: true` and description.
+ */
+export function DeprecatedRoute(deprecation: Deprecation): MethodDecorator {
+  return UseInterceptors(new DeprecationHeaders(deprecation));
+}
+
+class DeprecationHeaders implements NestInterceptor {
+  constructor(private readonly deprecation: Deprecation) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const response = context.switchToHttp().getResponse<Response>();
+    response.setHeader('Deprecation', `@${Math.floor(this.deprecation.since.getTime() / 1000)}`);
+    response.setHeader('Sunset', this.deprecation.sunset.toUTCString());
+    response.append('Link', `<${requestOrigin(request)}${this.deprecation.successor}>; rel="successor-version"`);
+    return next.handle();
+  }
+}

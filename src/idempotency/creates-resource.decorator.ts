@@ -1,0 +1,70 @@
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  HttpCode,
+  HttpStatus,
+  Injectable,
+  type NestInterceptor,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiHeader, ApiResponse, type HeadersObject } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { map, type Observable } from 'rxjs';
+import { ErrorDto } from '../http/error.dto.js';
+import { requestOrigin } from '../http/request-origin.js';
+import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+
+/** The headers of a 201 from a CreatesResource operation, for its ApiCreatedResponse. */
+export const CREATED_HEADERS: HeadersObject = {
+  Location: { description: 'The absolute URL of the created resource.', schema: { type: 'string', format: 'uri' } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored response to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/**
+ * A POST that creates a member of the collection it is sent to: 201, `Location`, and
+ * `Idempotency-Key` support. The service completes the request's claim (see createOnce).
+ */
+export function CreatesResource(): MethodDecorator {
+  return applyDecorators(
+    HttpCode(HttpStatus.CREATED),
+    // Location outermost, so that a replayed response gets it exactly like a fresh one.
+    UseInterceptors(LocationHeader, IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a ' +
+        'retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing.',
+      schema: { type: 'string', minLength: 1, maxLength: 257 },
+    }),
+    ApiResponse({
+      status: HttpStatus.CONFLICT,
+      description: 'A request with this Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_USE); retry after `Retry-After`.',
+      type: ErrorDto,
+      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+    }),
+    ApiResponse({
+      status: HttpStatus.UNPROCESSABLE_ENTITY,
+      description: 'This Idempotency-Key was used with a different body (IDEMPOTENCY_KEY_REUSED).',
+      type: ErrorDto,
+    }),
+  );
+}
+
+@Injectable()
+class LocationHeader implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const response = context.switchToHttp().getResponse<Response>();
+    return next.handle().pipe(
+      map((created: { id: number }) => {
+        response.location(`${requestOrigin(request)}${request.path.replace(/\/$/, '')}/${created.id}`);
+        return created;
+      }),
+    );
+  }
+}

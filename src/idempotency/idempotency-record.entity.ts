@@ -1,0 +1,34 @@
+import { Column, Entity, Index } from 'typeorm';
+import { NumericIdEntity } from '../database/numeric-id.entity.js';
+
+export type IdempotencyState = 'in_flight' | 'done';
+
+/** The first response to a request sent with an Idempotency-Key, kept for 24 hours. */
+@Entity({ name: 'idempotency_records' })
+@Index('UQ_idempotency_records_key', ['keyId', 'idempotencyKey'], { unique: true })
+@Index('IDX_idempotency_records_expires_at', ['expiresAt'])
+export class IdempotencyRecord extends NumericIdEntity {
+  @Column({ name: 'key_id', type: 'varchar', length: 64 })
+  keyId: string;
+
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 255 })
+  idempotencyKey: string;
+
+  @Column({ name: 'request_hash', type: 'varchar', length: 64 })
+  requestHash: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  state: IdempotencyState;
+
+  @Column({ name: 'response_status', type: 'int', nullable: true })
+  responseStatus: number | null;
+
+  @Column({ name: 'response_body', type: 'text', nullable: true })
+  responseBody: string | null;
+
+  @Column({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'datetime' })
+  expiresAt: Date;
+}

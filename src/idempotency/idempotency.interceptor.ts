@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { catchError, defer, type Observable, of } from 'rxjs';
+import { ValidationFailedException } from '../http/api-exception.js';
+import { type IdempotencyClaim, IdempotencyStore } from './idempotency.store.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request's hold on its Idempotency-Key, for the service to complete with what it creates. */
+    idempotencyClaim?: IdempotencyClaim;
+  }
+}
+
+/** 1 to 255 printable ASCII characters, bare or as a quoted string (RFC 8941 sf-string). */
+export function parseIdempotencyKey(header: string): string {
+  const key = /^".*"$/.test(header) ? header.slice(1, -1) : header;
+  if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
+    throw new ValidationFailedException('Idempotency-Key must be 1 to 255 printable ASCII characters.');
+  }
+  return key;
+}
+
+/** "The same request": method, path and body. */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('hex');
+}
+
+/**
+ * Makes a POST safe to retry: with an Idempotency-Key, the first request runs and its response is
+ * stored (per API key, 24 hours); a retry with the same body gets that response again with
+ * `Idempotent-Replayed: true` and creates nothing. Without the header nothing changes.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return next.handle();
+
+    const key = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
+    const outcome = await this.store.claim(request.apiKey!.keyId, key, requestFingerprint(request.method, request.path, request.body));
+    if (outcome.kind === 'replay') {
+      const response = context.switchToHttp().getResponse<Response>();
+      response.status(outcome.status).setHeader('Idempotent-Replayed', 'true');
+      return of(outcome.body);
+    }
+
+    request.idempotencyClaim = outcome.claim;
+    return next.handle().pipe(
+      // Only a stored success is replayed; a failed request frees its key for the retry.
+      catchError((error: unknown) =>
+        defer(async () => {
+          await outcome.claim.release().catch(() => undefined);
+          throw error;
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import createClient from 'openapi-fetch';
+import type { paths } from '../client/petstore-api.js';
+import { runApiKeyCli, ServiceProcess } from './support/service-process.js';
+import { AUTH, TEST_API_KEY, useApp } from './support/test-app.js';
+
+const run = promisify(execFile);
+const bin = (name: string) => resolve('node_modules/.bin', name);
+
+describe('the committed document', () => {
+  const ctx = useApp('sqlite');
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'petstore-openapi-'));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('is what the running service serves', async () => {
+    const committed = JSON.parse(await readFile('openapi.json', 'utf8'));
+    expect((await ctx.http().get('/v1/openapi.json')).body).toEqual(committed);
+  });
+
+  it('is what `npm run openapi` writes, without a server or a reachable database', async () => {
+    const out = join(directory, 'openapi.json');
+    // An unreachable database on purpose: the generator must not need one.
+    await run(process.execPath, ['dist/src/cli/openapi.js', '--out', out], {
+      env: { ...process.env, DATABASE_URL: 'mysql://nobody@127.0.0.1:1/none' },
+    });
+    expect(await readFile(out, 'utf8')).toBe(await readFile('openapi.json', 'utf8'));
+  });
+
+  it('has the generated client types that `npm run openapi` writes from it', async () => {
+    const out = join(directory, 'petstore-api.ts');
+    await run(bin('openapi-typescript'), ['openapi.json', '--output', out]);
+    expect(await readFile(out, 'utf8')).toBe(await readFile('test/client/petstore-api.ts', 'utf8'));
+  });
+
+  it('passes the Redocly linter with no error and no warning', async () => {
+    const { stdout } = await run(bin('redocly'), ['lint', 'openapi.json', '--format=json'], { maxBuffer: 16 << 20 });
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+});
+
+/** What every response through Prism must not be: Prism's own report of a violation. */
+function expectNoViolation(response: Response, what: string): void {
+  expect({ what, violations: response.headers.get('sl-violations'), type: response.headers.get('content-type') }).toEqual({
+    what,
+    violations: null,
+    type: expect.stringMatching(/^application\/json/),
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+describe('traffic through Stoplight Prism validating against the document', () => {
+  const ctx = useApp('sqlite');
+  let prism: ServiceProcess;
+  let base: string;
+
+  beforeAll(async () => {
+    const { port } = ctx.app.getHttpServer().address() as AddressInfo;
+    const prismPort = await freePort();
+    prism = new ServiceProcess(
+      { ...process.env } as Record<string, string>,
+      process.cwd(),
+      resolve('node_modules/@stoplight/prism-cli/dist/index.js'),
+      ['proxy', 'openapi.json', `http://127.0.0.1:${port}/v1`, '--errors', '--host', '127.0.0.1', '--port', String(prismPort)],
+    );
+    await prism.waitForOutput(/Prism is listening/, 60_000);
+    base = `http://127.0.0.1:${prismPort}`;
+  });
+  afterAll(async () => {
+    await prism?.stop();
+  });
+
+  const send = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    fetch(`${base}${path}`, { ...init, headers: { ...AUTH, 'Content-Type': 'application/json', ...init.headers } });
+
+  it('finds every response of every documented outcome valid', async () => {
+    const outcomes: [string, Response][] = [];
+    const check = async (what: string, response: Promise<Response>, status: number) => {
+      const answered = await response;
+      expect({ what, status: answered.status }).toEqual({ what, status });
+      outcomes.push([what, answered]);
+      return answered;
+    };
+
+    await check('an empty list', send('/pets'), 200);
+    const created = (await (await check('a create', send('/pets', { method: 'POST', body: '{"name":"Prism","categoryId":1}' }), 201)).json()) as { id: number };
+    for (let i = 0; i < 3; i++) await send('/pets', { method: 'POST', body: `{"name":"More ${i}","categoryId":2,"status":"sold"}` });
+    const keyed = { method: 'POST', body: '{"name":"Keyed","categoryId":3}', headers: { 'Idempotency-Key': 'prism-1' } };
+    await check('a keyed create', send('/pets', keyed), 201);
+    await check('its replay', send('/pets', keyed), 201);
+    await check('the key reused', send('/pets', { ...keyed, body: '{"name":"Other","categoryId":3}' }), 422);
+    const page = await check('a first page', send('/pets?limit=2'), 200);
+    const next = new URL(/<([^>]+)>; rel="next"/.exec(page.headers.get('link')!)![1]);
+    await check('the next page', send(`/pets${next.search}`), 200);
+    await check('a filtered list', send('/pets?status=sold&limit=100'), 200);
+    await check('a broken cursor', send('/pets?cursor=broken'), 400);
+    await check('a pet', send(`/pets/${created.id}`), 200);
+    await check('no such pet', send('/pets/987654321'), 404);
+    await check('an unknown key', send('/pets', { headers: { Authorization: 'Bearer unknown' } }), 401);
+    await check('the orders', send('/store/orders'), 200);
+
+    for (const [what, response] of outcomes) expectNoViolation(response, what);
+  });
+});
+
+describe('a TypeScript client generated from openapi.json', () => {
+  const ctx = useApp('sqlite');
+
+  it('lists, creates and reads pets, and follows the Link header to a second page', async () => {
+    const { port } = ctx.app.getHttpServer().address() as AddressInfo;
+    const client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}/v1`, headers: { Authorization: `Bearer ${TEST_API_KEY}` } });
+
+    const names = ['Alpha', 'Beta', 'Gamma'];
+    const ids: number[] = [];
+    for (const name of names) {
+      const { data, response } = await client.POST('/pets', { body: { name, categoryId: 1, status: 'pending' } });
+      expect(response.status).toBe(201);
+      ids.push(data!.id);
+    }
+
+    const read = await client.GET('/pets/{petId}', { params: { path: { petId: ids[1] } } });
+    expect(read.data).toEqual({ id: ids[1], name: 'Beta', categoryId: 1, status: 'pending' });
+
+    const first = await client.GET('/pets', { params: { query: { limit: 2, status: 'pending' } } });
+    expect(first.data!.map((pet) => pet.name)).toEqual(['Alpha', 'Beta']);
+    const link = first.response.headers.get('link')!;
+    const cursor = new URL(/<([^>]+)>; rel="next"/.exec(link)![1]).searchParams.get('cursor')!;
+    const second = await client.GET('/pets', { params: { query: { limit: 2, status: 'pending', cursor } } });
+    expect(second.data!.map((pet) => pet.name)).toEqual(['Gamma']);
+    expect(second.response.headers.get('link')).toBeNull();
+
+    const missing = await client.GET('/pets/{petId}', { params: { path: { petId: 987654 } } });
+    expect(missing.error).toMatchObject({ code: 'PET_NOT_FOUND', status: 404 });
+  });
+});
