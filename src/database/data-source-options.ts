@@ -3,12 +3,19 @@ import type { DatabaseConfig } from '../config/app-config.js';
 import { ApiKey } from '../auth/api-key.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { Pet } from '../pets/pet.entity.js';
+import { Order } from '../store/order.entity.js';
 import { CreatePets1795219200000 } from './migrations/1795219200000-CreatePets.js';
 import { CreateApiKeys1795219300000 } from './migrations/1795219300000-CreateApiKeys.js';
 import { CreateIdempotencyRecords1795219400000 } from './migrations/1795219400000-CreateIdempotencyRecords.js';
+import { CreateOrders1795219500000 } from './migrations/1795219500000-CreateOrders.js';
 
-export const ENTITIES = [Pet, ApiKey, IdempotencyRecord];
-export const MIGRATIONS = [CreatePets1795219200000, CreateApiKeys1795219300000, CreateIdempotencyRecords1795219400000];
+export const ENTITIES = [Pet, ApiKey, IdempotencyRecord, Order];
+export const MIGRATIONS = [
+  CreatePets1795219200000,
+  CreateApiKeys1795219300000,
+  CreateIdempotencyRecords1795219400000,
+  CreateOrders1795219500000,
+];
 
 /**
  * The one place TypeORM options are built: the application (DatabaseModule) and TypeORM's CLI

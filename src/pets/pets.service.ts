@@ -7,6 +7,7 @@ import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.st
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
 import { PetNotFoundException } from './pet-not-found.exception.js';
+import { PET_STATUSES, type PetStatus } from './pet-status.js';
 import { Pet } from './pet.entity.js';
 
 @Injectable()
@@ -19,6 +20,19 @@ export class PetsService {
 
   create({ name, categoryId, status = 'available' }: NewPetDto, claim?: IdempotencyClaim): Promise<Pet> {
     return createOnce(this.pets.manager, claim, (manager) => manager.save(manager.create(Pet, { name, categoryId, status })));
+  }
+
+  /** How many pets have each status, every status present: one aggregate query over the (status, id) index. */
+  async countByStatus(): Promise<Record<PetStatus, number>> {
+    const rows = await this.pets
+      .createQueryBuilder('pet')
+      .select('pet.status', 'status')
+      .addSelect('COUNT(*)', 'count')
+      .groupBy('pet.status')
+      .getRawMany<{ status: PetStatus; count: number | string }>();
+    const counts = Object.fromEntries(PET_STATUSES.map((status) => [status, 0])) as Record<PetStatus, number>;
+    for (const { status, count } of rows) if (status in counts) counts[status] = Number(count);
+    return counts;
   }
 
   async get(id: bigint): Promise<Pet> {

@@ -1,17 +1,68 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
+import { linkNextPage, NEXT_PAGE_LINK_HEADER } from '../http/pagination/page.js';
+import { ParseIdPipe } from '../http/parse-id.pipe.js';
+import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
+import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.store.js';
+import { ListOrdersQuery } from './dto/list-orders.query.js';
+import { NewOrderDto } from './dto/new-order.dto.js';
+import { OrderDto } from './dto/order.dto.js';
+import { OrdersService } from './orders.service.js';
 
 @ApiTags('store')
 @ApiBearerAuth('bearer')
 @Controller('v1/store/orders')
 export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
   @Get()
-  @ApiOperation({ operationId: 'listOrders', summary: 'List orders' })
-  @ApiOkResponse({ description: 'The orders.', schema: { type: 'array', items: { type: 'object' } } })
-  @ApiErrorResponses({})
-  list(): unknown[] {
-    // Orders cannot be placed yet (the store group's design is its own issue), so there are none.
-    return [];
+  @ExperimentalOperation({
+    operationId: 'listOrders',
+    summary: 'List orders',
+    description: 'Orders in ascending id order, optionally only those with one status, paged like `GET /pets`.',
+  })
+  @ApiOkResponse({ description: 'A page of orders.', type: OrderDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiErrorResponses({ 400: 'limit, status or cursor is not valid (VALIDATION_FAILED).' })
+  async list(
+    @Query() query: ListOrdersQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrderDto[]> {
+    const page = await this.orders.list(query);
+    linkNextPage(request, response, page.nextCursor);
+    return page.items;
+  }
+
+  @Post()
+  @CreatesResource()
+  @ExperimentalOperation({
+    operationId: 'placeOrder',
+    summary: 'Place an order',
+    description: "The animal must exist. Placing an order does not change the animal's status.",
+  })
+  @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: CREATED_HEADERS })
+  @ApiErrorResponses({
+    400: 'The body is not a valid NewOrder (VALIDATION_FAILED), not JSON (MALFORMED_JSON), or not sent as application/json (UNSUPPORTED_MEDIA_TYPE).',
+    404: 'No animal has the petId (PET_NOT_FOUND).',
+    413: 'The body is larger than 16 KiB (PAYLOAD_TOO_LARGE).',
+  })
+  place(@Body() newOrder: NewOrderDto, @Idempotency() claim?: IdempotencyClaim): Promise<OrderDto> {
+    return this.orders.place(newOrder, claim);
+  }
+
+  @Get(':orderId')
+  @ExperimentalOperation({ operationId: 'getOrder', summary: 'Get an order' })
+  @ApiParam({ name: 'orderId', schema: { type: 'integer', format: 'int64', minimum: 1 }, description: 'The identifier of the order.' })
+  @ApiOkResponse({ description: 'The order.', type: OrderDto })
+  @ApiErrorResponses({
+    400: 'orderId is not a positive int64 (VALIDATION_FAILED).',
+    404: 'No order has this id (ORDER_NOT_FOUND).',
+  })
+  get(@Param('orderId', new ParseIdPipe('orderId')) orderId: bigint): Promise<OrderDto> {
+    return this.orders.get(orderId);
   }
 }

@@ -53,8 +53,55 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orders */
+        /**
+         * List orders
+         * @description Experimental: the shape of this operation may change without a new API version. Orders in ascending id order, optionally only those with one status, paged like `GET /pets`.
+         */
         get: operations["listOrders"];
+        put?: never;
+        /**
+         * Place an order
+         * @description Experimental: the shape of this operation may change without a new API version. The animal must exist. Placing an order does not change the animal's status.
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description Experimental: the shape of this operation may change without a new API version.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count animals by status
+         * @description Experimental: the shape of this operation may change without a new API version.
+         */
+        get: operations["getInventory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -129,6 +176,86 @@ export interface components {
              * @default available
              */
             status: components["schemas"]["PetStatus"];
+        };
+        /** @enum {string} */
+        OrderStatus: "placed" | "approved" | "delivered";
+        /** @description An order for an animal. */
+        Order: {
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned when placed.
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description The animal ordered; it must exist.
+             * @example 1
+             */
+            petId: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            quantity: number;
+            /** @description Where the order stands. */
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description When the order ships: an RFC 3339 date-time, answered in UTC. Absent when none was given.
+             * @example 2026-12-01T09:30:00.000Z
+             */
+            shipDate?: string;
+            /** @description Whether the order is complete. */
+            complete: boolean;
+        };
+        /** @description An order to place for an animal. */
+        NewOrder: {
+            /**
+             * Format: int64
+             * @description The animal ordered; it must exist.
+             * @example 1
+             */
+            petId: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            quantity: number;
+            /**
+             * @description Where the order stands.
+             * @default placed
+             */
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description When the order ships: an RFC 3339 date-time, answered in UTC.
+             * @example 2026-12-01T09:30:00.000Z
+             */
+            shipDate?: string;
+            /**
+             * @description Whether the order is complete.
+             * @default false
+             */
+            complete: boolean;
+        };
+        /** @description How many animals have each status; every status is always present. */
+        Inventory: {
+            /**
+             * Format: int64
+             * @example 12
+             */
+            available: number;
+            /**
+             * Format: int64
+             * @example 3
+             */
+            pending: number;
+            /**
+             * Format: int64
+             * @example 40
+             */
+            sold: number;
         };
     };
     responses: never;
@@ -400,6 +527,268 @@ export interface operations {
     };
     listOrders: {
         parameters: {
+            query?: {
+                /** @description Maximum number of items returned. */
+                limit?: number;
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                cursor?: string;
+                /** @description Only orders with this status. */
+                status?: components["schemas"]["OrderStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            /** @description limit, status or cursor is not valid (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOrder"];
+            };
+        };
+        responses: {
+            /** @description The placed order. */
+            201: {
+                headers: {
+                    /** @description The absolute URL of the created resource. */
+                    Location?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The body is not a valid NewOrder (VALIDATION_FAILED), not JSON (MALFORMED_JSON), or not sent as application/json (UNSUPPORTED_MEDIA_TYPE). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has the petId (PET_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_USE); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16 KiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body (IDEMPOTENCY_KEY_REUSED). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description orderId is not a positive int64 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id (ORDER_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInventory: {
+        parameters: {
             query?: never;
             header?: never;
             path?: never;
@@ -407,13 +796,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The orders. */
+            /** @description How many animals have each status. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": components["schemas"]["Inventory"];
                 };
             };
             /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */

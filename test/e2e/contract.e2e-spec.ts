@@ -115,7 +115,17 @@ describe('traffic through Stoplight Prism validating against the document', () =
     await check('a pet', send(`/pets/${created.id}`), 200);
     await check('no such pet', send('/pets/987654321'), 404);
     await check('an unknown key', send('/pets', { headers: { Authorization: 'Bearer unknown' } }), 401);
-    await check('the orders', send('/store/orders'), 200);
+    await check('no orders yet', send('/store/orders'), 200);
+    const order = (await (
+      await check('an order', send('/store/orders', { method: 'POST', body: `{"petId":${created.id},"quantity":2,"shipDate":"2026-12-01T10:00:00Z"}` }), 201)
+    ).json()) as { id: number };
+    await check('an order for no pet', send('/store/orders', { method: 'POST', body: '{"petId":987654321,"quantity":1}' }), 404);
+    await send('/store/orders', { method: 'POST', body: `{"petId":${created.id},"quantity":3,"status":"approved","complete":true}` });
+    await check('a page of orders', send('/store/orders?limit=1'), 200);
+    await check('approved orders', send('/store/orders?status=approved'), 200);
+    await check('the order', send(`/store/orders/${order.id}`), 200);
+    await check('no such order', send('/store/orders/987654321'), 404);
+    await check('the inventory', send('/store/inventory'), 200);
 
     for (const [what, response] of outcomes) expectNoViolation(response, what);
   });

@@ -12,6 +12,13 @@ const OPERATIONS = [
   ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '429', '500']],
 ] as const;
 
+const STORE_OPERATIONS = [
+  ['/store/orders', 'get', 'listOrders', ['200', '400', '401', '429', '500']],
+  ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '404', '409', '413', '422', '429', '500']],
+  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '400', '401', '404', '429', '500']],
+  ['/store/inventory', 'get', 'getInventory', ['200', '401', '429', '500']],
+] as const;
+
 describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   const ctx = useApp(kind);
   let document: Json;
@@ -45,7 +52,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   });
 
   it('writes paths relative to servers that end in /v1', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}', '/store/orders']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}', '/store/inventory', '/store/orders', '/store/orders/{orderId}']);
     expect(document.servers).toEqual([{ url: '/v1', description: 'This server' }]);
   });
 
@@ -124,6 +131,36 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it('says that request bodies are strict', () => {
     expect(document.components.schemas.NewPet.additionalProperties).toBe(false);
+    expect(document.components.schemas.NewOrder.additionalProperties).toBe(false);
+  });
+
+  it.each(STORE_OPERATIONS)('documents %s %s as %s, experimental, with every response it gives', (path, method, operationId, statuses) => {
+    const operation = document.paths[path][method];
+    expect(operation.operationId).toBe(operationId);
+    expect(operation['x-stability']).toBe('experimental');
+    expect(operation.description).toMatch(/^Experimental: the shape of this operation may change/);
+    expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
+    expect(operation.security).toEqual([{ bearer: [] }]);
+  });
+
+  it('leaves the pets operations without a stability marker', () => {
+    for (const [path, method] of OPERATIONS) expect(document.paths[path][method]['x-stability']).toBeUndefined();
+  });
+
+  it('names the store schemas Order, NewOrder, OrderStatus and Inventory', () => {
+    const { Order, NewOrder, OrderStatus, Inventory } = document.components.schemas;
+    expect(OrderStatus).toEqual({ type: 'string', enum: ['placed', 'approved', 'delivered'] });
+    expect(Order.required.sort()).toEqual(['complete', 'id', 'petId', 'quantity', 'status']);
+    expect(Order.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(Order.properties.shipDate).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(NewOrder.required.sort()).toEqual(['petId', 'quantity']);
+    expect(NewOrder.properties.quantity).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(NewOrder.properties.complete).toMatchObject({ type: 'boolean', default: false });
+    expect(NewOrder.properties.status).toMatchObject({ default: 'placed', allOf: [{ $ref: '#/components/schemas/OrderStatus' }] });
+    expect(Inventory.required.sort()).toEqual(['available', 'pending', 'sold']);
+    expect(document.paths['/store/inventory'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Inventory',
+    });
   });
 
   it('uses the Pet and NewPet schemas for bodies', () => {

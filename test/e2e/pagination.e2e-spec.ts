@@ -92,7 +92,7 @@ describe.each(DATABASE_KINDS)('pagination on %s', (kind) => {
     it.each([
       ['garbage', () => 'not-a-cursor'],
       ['truncated', () => cursor.slice(0, -3)],
-      ['with an edited payload', () => `${Buffer.from('[1,"status=available"]').toString('base64url')}.${cursor.split('.')[1]}`],
+      ['with an edited payload', () => `${Buffer.from('[1,"pets?status=available"]').toString('base64url')}.${cursor.split('.')[1]}`],
       ['with an edited check', () => `${cursor.split('.')[0]}.AAAAAAAA`],
       ['empty', () => ''],
     ])('a cursor that is %s', async (_, make) => {

@@ -5,7 +5,8 @@ import type { QueryRunner, TableColumnOptions } from 'typeorm';
  * SQLite only auto-increments an `integer` primary key; MySQL needs `bigint` for int64 ids.
  */
 export function isMysql(queryRunner: QueryRunner): boolean {
-  return queryRunner.connection.driver.options.type === 'mysql';
+  const { type } = queryRunner.connection.driver.options;
+  return type === 'mysql' || type === 'mariadb';
 }
 
 export function idColumn(queryRunner: QueryRunner): TableColumnOptions {

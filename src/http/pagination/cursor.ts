@@ -1,28 +1,29 @@
 import { createHash } from 'node:crypto';
 import { ValidationFailedException } from '../api-exception.js';
 
-/** The filter a listing was made with; a cursor only continues the listing it came from. */
+/** The filter a listing was made with. */
 export type ListFilter = Readonly<Record<string, string | undefined>>;
 
 const CHECK_BYTES = 6;
 
 /**
- * An opaque keyset cursor: the last id of a page and the listing's filter, in base64url, with a
- * check so that a broken or edited cursor is refused. The check is a plain digest, not a secret:
+ * An opaque keyset cursor: the last id of a page, which listing it belongs to and that listing's
+ * filter, in base64url, with a check so that a broken or edited cursor is refused, as is one from
+ * another listing or filter. The check is a plain digest, not a secret:
  * a forged cursor could only name a position anyone can page to, so there is nothing to protect
  * beyond the cursor's integrity, and no key to share between instances.
  */
-export function encodeCursor(afterId: number, filter: ListFilter): string {
-  const payload = Buffer.from(JSON.stringify([afterId, filterKey(filter)])).toString('base64url');
+export function encodeCursor(afterId: number, listing: string, filter: ListFilter): string {
+  const payload = Buffer.from(JSON.stringify([afterId, scope(listing, filter)])).toString('base64url');
   return `${payload}.${check(payload)}`;
 }
 
 /** The id a page continues after; 400 VALIDATION_FAILED when the cursor is not one of ours for this listing. */
-export function decodeCursor(cursor: string, filter: ListFilter): number {
+export function decodeCursor(cursor: string, listing: string, filter: ListFilter): number {
   const [payload, tag, ...rest] = cursor.split('.');
   if (payload && tag && rest.length === 0 && tag === check(payload)) {
     const [afterId, key] = parse(Buffer.from(payload, 'base64url').toString());
-    if (typeof afterId === 'number' && Number.isSafeInteger(afterId) && afterId > 0 && key === filterKey(filter)) {
+    if (typeof afterId === 'number' && Number.isSafeInteger(afterId) && afterId > 0 && key === scope(listing, filter)) {
       return afterId;
     }
   }
@@ -38,12 +39,12 @@ function parse(json: string): [unknown, unknown] {
   }
 }
 
-function filterKey(filter: ListFilter): string {
-  return Object.keys(filter)
+function scope(listing: string, filter: ListFilter): string {
+  const given = Object.keys(filter)
     .sort()
     .filter((name) => filter[name] !== undefined)
-    .map((name) => `${name}=${filter[name]}`)
-    .join('&');
+    .map((name) => `${name}=${filter[name]}`);
+  return `${listing}?${given.join('&')}`;
 }
 
 function check(payload: string): string {

@@ -23,7 +23,8 @@ export async function findPage<T extends ObjectLiteral & { id: number }>(
   const where: Record<string, unknown> = {};
   // TypeORM rejects undefined in a where clause: only the filters that were given go in.
   for (const [column, value] of Object.entries(filter)) if (value !== undefined) where[column] = value;
-  if (cursor !== undefined) where.id = MoreThan(decodeCursor(cursor, filter));
+  const listing = repository.metadata.tableName;
+  if (cursor !== undefined) where.id = MoreThan(decodeCursor(cursor, listing, filter));
 
   const rows = await repository.find({
     where: where as FindOptionsWhere<T>,
@@ -31,7 +32,7 @@ export async function findPage<T extends ObjectLiteral & { id: number }>(
     take: limit + 1,
   });
   const items = rows.slice(0, limit);
-  return rows.length > limit ? { items, nextCursor: encodeCursor(items[items.length - 1].id, filter) } : { items };
+  return rows.length > limit ? { items, nextCursor: encodeCursor(items[items.length - 1].id, listing, filter) } : { items };
 }
 
 /** RFC 8288 `Link: <absolute URL of the next page>; rel="next"`, keeping the request's query. */

@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { ORDER_STATUSES, type OrderStatus } from '../order-status.js';
+import { IsShipDate } from './is-ship-date.validator.js';
+import { COMPLETE_PROPERTY, ORDER_STATUS_PROPERTY, PET_ID_PROPERTY, QUANTITY_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
+
+const PET_ID_MESSAGE = `petId must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`;
+const QUANTITY_MESSAGE = 'quantity must be an integer from 1 to 1000';
+/** Absent means the default; an explicit null is not a value. */
+const unlessAbsent = ValidateIf((_, value) => value !== undefined);
+
+@ApiSchema({ name: 'NewOrder', description: 'An order to place for an animal.' })
+export class NewOrderDto {
+  @ApiProperty(PET_ID_PROPERTY)
+  @IsInt({ message: PET_ID_MESSAGE })
+  @Min(1, { message: PET_ID_MESSAGE })
+  @Max(Number.MAX_SAFE_INTEGER, { message: PET_ID_MESSAGE })
+  petId: number;
+
+  @ApiProperty(QUANTITY_PROPERTY)
+  @IsInt({ message: QUANTITY_MESSAGE })
+  @Min(1, { message: QUANTITY_MESSAGE })
+  @Max(1000, { message: QUANTITY_MESSAGE })
+  quantity: number;
+
+  @ApiPropertyOptional({ ...ORDER_STATUS_PROPERTY, default: 'placed' })
+  @unlessAbsent
+  @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
+  status?: OrderStatus;
+
+  @ApiPropertyOptional(SHIP_DATE_PROPERTY)
+  @unlessAbsent
+  @IsShipDate()
+  shipDate?: string;
+
+  @ApiPropertyOptional({ ...COMPLETE_PROPERTY, default: false })
+  @unlessAbsent
+  @IsBoolean({ message: 'complete must be true or false' })
+  complete?: boolean;
+}

@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import type { Order } from '../order.entity.js';
+import type { OrderStatus } from '../order-status.js';
+import { COMPLETE_PROPERTY, ORDER_STATUS_PROPERTY, PET_ID_PROPERTY, QUANTITY_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
+
+@ApiSchema({ name: 'Order', description: 'An order for an animal.' })
+export class OrderDto {
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier, assigned when placed.', example: 1 })
+  id: number;
+
+  @ApiProperty(PET_ID_PROPERTY)
+  petId: number;
+
+  @ApiProperty(QUANTITY_PROPERTY)
+  quantity: number;
+
+  @ApiProperty(ORDER_STATUS_PROPERTY)
+  status: OrderStatus;
+
+  @ApiPropertyOptional({ ...SHIP_DATE_PROPERTY, description: `${SHIP_DATE_PROPERTY.description} Absent when none was given.` })
+  shipDate?: string;
+
+  @ApiProperty(COMPLETE_PROPERTY)
+  complete: boolean;
+
+  /** The answer's shape: shipDate as an RFC 3339 string in UTC, left out when there is none. */
+  static from({ id, petId, quantity, status, shipDate, complete }: Order): OrderDto {
+    return shipDate ? { id, petId, quantity, status, shipDate: shipDate.toISOString(), complete } : { id, petId, quantity, status, complete };
+  }
+}

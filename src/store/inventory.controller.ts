@@ -1,0 +1,21 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
+import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
+import { PetsService } from '../pets/pets.service.js';
+import { InventoryDto } from './dto/inventory.dto.js';
+
+@ApiTags('store')
+@ApiBearerAuth('bearer')
+@Controller('v1/store/inventory')
+export class InventoryController {
+  constructor(private readonly pets: PetsService) {}
+
+  @Get()
+  @ExperimentalOperation({ operationId: 'getInventory', summary: 'Count animals by status' })
+  @ApiOkResponse({ description: 'How many animals have each status.', type: InventoryDto })
+  @ApiErrorResponses({})
+  get(): Promise<InventoryDto> {
+    return this.pets.countByStatus();
+  }
+}

@@ -1,0 +1,8 @@
+import { HttpStatus } from '@nestjs/common';
+import { ApiException } from '../http/api-exception.js';
+
+export class OrderNotFoundException extends ApiException {
+  constructor(orderId: bigint | number) {
+    super(HttpStatus.NOT_FOUND, 'ORDER_NOT_FOUND', `No order has id ${orderId}.`);
+  }
+}
