@@ -3,7 +3,10 @@ import { AuthModule } from './auth/auth.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
 import { HttpModule } from './http/http.module.js';
+import { LoggingModule } from './logging/logging.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { PetsModule } from './pets/pets.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StoreModule } from './store/store.module.js';
@@ -16,6 +19,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        LoggingModule.forRoot(config),
         DatabaseModule,
         // Guards run in the order their modules are imported: the key first, then its rate.
         AuthModule,
@@ -23,6 +27,8 @@ export class AppModule {
         HttpModule,
         PetsModule,
         StoreModule,
+        HealthModule,
+        MetricsModule,
       ],
     };
   }

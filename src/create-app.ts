@@ -1,32 +1,43 @@
-import type { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import type { HttpLogger } from 'pino-http';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
 import { requestId } from './http/request-id.js';
+import { HTTP_LOGGER } from './logging/logging.module.js';
+import { HttpMetrics } from './metrics/http-metrics.js';
 
 /**
- * Builds the service, ready to listen. The one place the Express application is set up, used by
- * main.ts and by the e2e tests alike.
+ * Builds and initialises the service, ready to listen: the one place the Express application is
+ * set up, used by main.ts and by the e2e tests alike. Throws, without logging, when the service
+ * cannot start (the database is out of reach, a migration fails): the caller says it once.
  */
-export async function createApp(
-  config: AppConfig,
-  options: { logger?: LoggerService | LogLevel[] | false } = {},
-): Promise<NestExpressApplication> {
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     // JSON bodies are parsed after authentication, by JsonBodyInterceptor.
     bodyParser: false,
     abortOnError: false,
-    logger: options.logger,
+    // Quiet while starting: Nest's own start-up chatter and retry stack traces stay out of the
+    // log; the pino logger takes over once the service is up.
+    logger: false,
   });
   app.disable('x-powered-by');
-  // Before the documents and Nest's routes, so that every response has both. Swagger UI loads
-  // its scripts and styles from files, which helmet's default content security policy allows;
-  // upgrade-insecure-requests is left out because the service is often reached over plain HTTP
-  // (compose, a private network), where it would send the browser to https for every asset.
-  app.use(requestId, helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // Ahead of the documents and of Nest's routes, so that every response has an X-Request-Id, is
+  // logged and counted, and carries helmet's headers. Swagger UI loads its scripts and styles from
+  // files, which helmet's content security policy allows; upgrade-insecure-requests is left out
+  // because the service is often reached over plain HTTP (compose, a private network), where it
+  // would send the browser to https for every asset.
+  app.use(
+    requestId,
+    app.get<HttpLogger>(HTTP_LOGGER),
+    app.get(HttpMetrics).middleware,
+    helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }),
+  );
   serveOpenApiDocument(app, buildOpenApiDocument(app, config));
+  await app.init();
+  app.useLogger(app.get(Logger));
   return app;
 }

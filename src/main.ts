@@ -1,14 +1,43 @@
-import { Logger } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import type { HttpLogger } from 'pino-http';
 import { type AppConfig, ConfigError, loadAppConfig } from './config/app-config.js';
 import { createApp } from './create-app.js';
+import { isDatabaseUnavailable } from './database/database-unavailable.js';
+import { HTTP_LOGGER } from './logging/logging.module.js';
+
+/** In-flight requests get this long to finish after SIGTERM or SIGINT. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadAppConfig(process.env);
   const app = await createApp(config);
-  app.enableShutdownHooks();
   await app.listen(config.port, config.host);
   const url = (await app.getUrl()).replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
-  new Logger('Main').log(`Listening on ${url} with ${describeDatabase(config)}; docs at ${url}/v1/docs`);
+  const logger = app.get(Logger);
+  logger.log(`Listening on ${url} with ${describeDatabase(config)}; docs at ${url}/v1/docs`, 'Main');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(app, logger, signal));
+}
+
+/**
+ * Stops accepting connections, lets the requests in flight finish (for at most 10 s, then their
+ * connections are closed), closes the database pool, and exits 0.
+ */
+async function stop(app: NestExpressApplication, logger: Logger, signal: string): Promise<void> {
+  logger.log(`${signal}: finishing the requests in flight, then stopping`, 'Main');
+  const server = app.getHttpServer();
+  const deadline = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
+  let exitCode = 0;
+  try {
+    await app.close();
+    logger.log('Stopped', 'Main');
+  } catch (error) {
+    logger.error(`Stopping failed: ${error instanceof Error ? error.message : error}`, 'Main');
+    exitCode = 1;
+  }
+  clearTimeout(deadline);
+  // Rate-limit counters hold timers of up to a minute; the log is flushed, then the process ends.
+  app.get<HttpLogger>(HTTP_LOGGER).logger.flush(() => process.exit(exitCode));
 }
 
 function describeDatabase({ database }: AppConfig): string {
@@ -17,7 +46,16 @@ function describeDatabase({ database }: AppConfig): string {
 
 main().catch((error: unknown) => {
   // One line, no stack trace: the operator needs to know what to fix, not where it was noticed.
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
-  console.error(`petstore: cannot start: ${message}`);
+  console.error(`petstore: cannot start: ${describeStartFailure(error)}`);
   process.exit(1);
 });
+
+function describeStartFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof ConfigError) return message;
+  const database = process.env.DATABASE_URL?.startsWith('mysql://') ? `the database at ${new URL(process.env.DATABASE_URL).host}` : 'the database';
+  if (isDatabaseUnavailable(error)) return `${database} cannot be reached (${message})`;
+  // Errors the MySQL server itself sent (access denied, unknown database) carry its error number.
+  if (typeof (error as { errno?: unknown }).errno === 'number') return `${database} refused: ${message}`;
+  return message;
+}

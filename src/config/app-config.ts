@@ -28,6 +28,10 @@ export abstract class AppConfig {
   abstract readonly migrationsRun: boolean;
   abstract readonly rateLimitPerMinute: number;
   abstract readonly logLevel: LogLevel;
+  /** Human-readable log lines instead of JSON (development only). */
+  abstract readonly logPretty: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  abstract readonly metricsToken?: string;
   abstract readonly production: boolean;
 }
 
@@ -72,6 +76,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       0,
     ),
     logLevel: read(() => parseLogLevel(env.LOG_LEVEL), 'info'),
+    logPretty: read(() => parseBoolean('LOG_PRETTY', env.LOG_PRETTY, false), false),
+    metricsToken: read(() => parseSecret('METRICS_TOKEN', env.METRICS_TOKEN), undefined),
     production: env.NODE_ENV === 'production',
   };
 
@@ -93,6 +99,13 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+/** A shared secret: long enough not to be guessed. The message never repeats it. */
+function parseSecret(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError(`${name} must be at least 16 characters without white space`);
+  return raw;
 }
 
 function parseHost(raw: string | undefined): string {

@@ -1,6 +1,16 @@
-import { type ArgumentsHost, BadRequestException, Catch, type ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  BadRequestException,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeyService } from '../auth/api-key.service.js';
+import { isDatabaseUnavailable, ServiceUnavailableException } from '../database/database-unavailable.js';
 import {
   ApiException,
   InternalErrorException,
@@ -36,7 +46,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    response.status(error.status).set(error.headers).json(error.toBody());
+    // Set outright: res.json() would keep a Content-Type the route declared for its success.
+    response.status(error.status).set(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
   }
 
   /**
@@ -69,8 +80,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof BadRequestException) {
       return new ValidationFailedException('The request URL is malformed.');
     }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`${request.method} ${request.originalUrl}: database unavailable: ${(exception as Error).message}`);
+      return new ServiceUnavailableException();
+    }
+    // The readiness check (terminus) reports a failed dependency this way.
+    if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
+      return new ServiceUnavailableException('Not ready: the database does not answer.');
+    }
     this.logger.error(
-      `${request.method} ${request.originalUrl} failed unexpectedly (request ${request.requestId})`,
+      `${request.method} ${request.originalUrl} failed unexpectedly`,
       exception instanceof Error ? exception.stack : String(exception),
     );
     return new InternalErrorException();

@@ -2,6 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { match } from 'path-to-regexp';
 
+/**
+ * Whether an Express route is one of the application's: Nest mounts middleware on catch-all routes
+ * (`{/*splat}`), and no route of ours has a wildcard.
+ */
+export function isApplicationRoute(path: string): boolean {
+  return !path.includes('*');
+}
+
 interface RouteEntry {
   readonly matches: (path: string) => boolean;
   readonly methods: readonly string[];
@@ -30,7 +38,7 @@ export class RouteTable {
   private readRoutes(): RouteEntry[] {
     const stack: ExpressLayer[] = this.adapterHost.httpAdapter.getInstance().router.stack;
     return stack.flatMap(({ route }) => {
-      if (!route || typeof route.path !== 'string') return [];
+      if (!route || typeof route.path !== 'string' || !isApplicationRoute(route.path)) return [];
       const matcher = match(route.path, { decode: false });
       const methods = Object.keys(route.methods)
         .filter((method) => method !== '_all')

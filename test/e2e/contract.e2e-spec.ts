@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
 import type { paths } from '../client/petstore-api.js';
-import { runApiKeyCli, ServiceProcess } from './support/service-process.js';
+import { freePort } from './support/free-port.js';
+import { ServiceProcess } from './support/service-process.js';
 import { AUTH, TEST_API_KEY, useApp } from './support/test-app.js';
 
 const run = promisify(execFile);
@@ -57,14 +58,6 @@ function expectNoViolation(response: Response, what: string): void {
     violations: null,
     type: expect.stringMatching(/^application\/json/),
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 describe('traffic through Stoplight Prism validating against the document', () => {

@@ -3,23 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceProcess } from './support/service-process.js';
+import { ServiceProcess, useServiceProcesses } from './support/service-process.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 describe('starting the service', () => {
-  let service: ServiceProcess | undefined;
-  let directory: string | undefined;
-  afterEach(async () => {
-    await service?.stop();
-    if (directory) await rm(directory, { recursive: true, force: true });
-    service = directory = undefined;
-  });
-
-  const start = async (env: Record<string, string>) => {
-    directory = await mkdtemp(join(tmpdir(), 'petstore-start-'));
-    service = new ServiceProcess({ HOST: '127.0.0.1', PORT: '0', ...env }, directory);
-    return service;
-  };
+  const { spawn: start } = useServiceProcesses();
 
   it('serves the API with nothing but API_KEYS, on the SQLite file data/petstore.sqlite', async () => {
     const running = await start({ API_KEYS: 'start-key' });
@@ -30,7 +18,7 @@ describe('starting the service', () => {
     expect(created.status).toBe(201);
     const listed = await fetch(`${base}/v1/pets`, { headers: auth });
     expect(await listed.json()).toEqual([await created.json()]);
-    expect(existsSync(join(directory!, 'data', 'petstore.sqlite'))).toBe(true);
+    expect(existsSync(join(running.directory, 'data', 'petstore.sqlite'))).toBe(true);
     expect(running.stdout).toMatch(/SQLite file data\/petstore\.sqlite; docs at http:\/\/localhost:\d+\/v1\/docs/);
   });
 

@@ -14,6 +14,8 @@ describe('loadAppConfig', () => {
       migrationsRun: true,
       rateLimitPerMinute: 6000,
       logLevel: 'info',
+      logPretty: false,
+      metricsToken: undefined,
       production: false,
     });
   });
@@ -56,6 +58,8 @@ describe('loadAppConfig', () => {
     [{ MIGRATIONS_RUN: 'yes' }, /MIGRATIONS_RUN must be true or false/],
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, /RATE_LIMIT_PER_MINUTE must be an integer/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ LOG_PRETTY: 'yes' }, /LOG_PRETTY must be true or false/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, /PUBLIC_BASE_URL must be an absolute http\(s\) URL/],
   ])('rejects %p with a clear message', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);

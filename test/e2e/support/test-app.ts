@@ -8,10 +8,13 @@ import { createTestDatabase, type DatabaseKind, type TestDatabase } from './test
 export const TEST_API_KEY = 'e2e-bootstrap-key';
 export const AUTH = { Authorization: `Bearer ${TEST_API_KEY}` } as const;
 
-/** The real service on a test database, configured as an operator would, through the environment. */
+/**
+ * The real service on a test database, configured as an operator would, through the environment.
+ * It logs errors only: the request log of hundreds of test requests would drown the report.
+ */
 export async function startApp(database: TestDatabase, env: Record<string, string> = {}): Promise<NestExpressApplication> {
-  const config = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, ...env });
-  const app = await createApp(config, { logger: ['error', 'warn'] });
+  const config = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, LOG_LEVEL: 'error', ...env });
+  const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   return app;
 }

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { HealthController } from './health.controller.js';
+
+@Module({
+  // The failure is answered (503 SERVICE_UNAVAILABLE) and logged by the request log; terminus
+  // need not log it a second time.
+  imports: [TerminusModule.forRoot({ logger: false })],
+  controllers: [HealthController],
+})
+export class HealthModule {}

@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
+import { pino } from 'pino';
+import { type HttpLogger, pinoHttp } from 'pino-http';
+import type { AppConfig } from '../config/app-config.js';
+import { isApplicationRoute } from '../http/route-table.js';
+
+/**
+ * The service's one pino logger and its request logger: one JSON line per finished request
+ * (request id, method, URL, route, status, duration in ms), written to stdout. Headers are not
+ * logged at all; the redaction is a second line of defence for anything that logs an object
+ * holding credentials.
+ */
+export function createHttpLogger(config: AppConfig): HttpLogger {
+  const logger = pino({
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', '*.headers.authorization', 'authorization', '*.authorization', 'apiKey', '*.apiKey', 'key', '*.key'],
+      censor: '[redacted]',
+    },
+    transport: config.logPretty ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } } : undefined,
+  });
+  return pinoHttp({
+    logger,
+    // The id requestId() gave the request, echoed to the client as X-Request-Id.
+    genReqId: (request) => (request as Request).requestId,
+    // Logs made while handling a request carry only its id, not the whole request.
+    quietReqLogger: true,
+    serializers: {
+      req: (request: IncomingMessage & { id?: string }) => ({ id: request.id, method: request.method, url: request.url }),
+      res: (response: ServerResponse) => ({ statusCode: response.statusCode }),
+    },
+    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: (request, response) => `${request.method} ${request.url} ${response.statusCode}`,
+    customErrorMessage: (request, response) => `${request.method} ${request.url} ${response.statusCode}`,
+    // The route pattern (e.g. /v1/pets/:petId) is known only once the request has been routed.
+    customSuccessObject: (request, _response, value) => ({ ...value, route: routeOf(request) }),
+    customErrorObject: (request, _response, _error, value) => ({ ...value, route: routeOf(request) }),
+  });
+}
+
+/** The matched route pattern, or null for a request no route of the application matched. */
+export function routeOf(request: IncomingMessage): string | null {
+  const route = (request as Request).route as { path?: unknown } | undefined;
+  return typeof route?.path === 'string' && isApplicationRoute(route.path) ? route.path : null;
+}

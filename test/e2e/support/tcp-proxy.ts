@@ -1,0 +1,68 @@
+import { createServer, type AddressInfo, type Server, type Socket, connect } from 'node:net';
+
+/**
+ * A TCP proxy between the service and MySQL, so that tests can take the database away without
+ * touching the machine's server. `cut('reset')` drops every connection and refuses new ones at
+ * once; `cut('silent')` drops them and then accepts new ones without ever answering, like a
+ * network that lost its route. `restore()` passes traffic again.
+ */
+export class TcpProxy {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private state: 'open' | 'reset' | 'silent' = 'open';
+
+  private constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {
+    this.server = createServer((client) => this.accept(client));
+  }
+
+  static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
+    const proxy = new TcpProxy(targetHost, targetPort);
+    await new Promise<void>((listening) => proxy.server.listen(0, '127.0.0.1', listening));
+    return proxy;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  cut(how: 'reset' | 'silent' = 'reset'): void {
+    this.state = how;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  restore(): void {
+    this.state = 'open';
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise((closed) => this.server.close(closed));
+  }
+
+  private accept(client: Socket): void {
+    if (this.state === 'reset') {
+      client.resetAndDestroy();
+      return;
+    }
+    this.track(client);
+    if (this.state === 'silent') return;
+    const upstream = connect(this.targetPort, this.targetHost);
+    this.track(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  }
+
+  private track(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+}
