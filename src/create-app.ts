@@ -25,6 +25,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     logger: false,
   });
   app.disable('x-powered-by');
+  // Express would hash every response body for a weak ETag that no API client revalidates with.
+  app.set('etag', false);
   // Ahead of the documents and of Nest's routes, so that every response has an X-Request-Id, is
   // logged and counted, and carries helmet's headers. Swagger UI loads its scripts and styles from
   // files, which helmet's content security policy allows; upgrade-insecure-requests is left out

@@ -14,10 +14,8 @@ import { isApplicationRoute } from '../http/route-table.js';
 export function createHttpLogger(config: AppConfig): HttpLogger {
   const logger = pino({
     level: config.logLevel,
-    redact: {
-      paths: ['req.headers.authorization', '*.headers.authorization', 'authorization', '*.authorization', 'apiKey', '*.apiKey', 'key', '*.key'],
-      censor: '[redacted]',
-    },
+    // Exact paths: a wildcard would be checked against every line at every level.
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
     transport: config.logPretty ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } } : undefined,
   });
   return pinoHttp({

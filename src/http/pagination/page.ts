@@ -1,6 +1,7 @@
 import type { HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { type FindOptionsOrder, type FindOptionsWhere, MoreThan, type ObjectLiteral, type Repository } from 'typeorm';
+import type { ObjectLiteral } from 'typeorm';
+import type { LeanSelect } from '../../database/lean-select.js';
 import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
 import { requestOrigin } from '../request-origin.js';
 import type { PageQuery } from './page-query.dto.js';
@@ -16,23 +17,15 @@ export interface Page<T> {
  * LIMIT n+1`) that an index on (filter columns, id) answers without scanning what came before.
  */
 export async function findPage<T extends ObjectLiteral & { id: number }>(
-  repository: Repository<T>,
+  rows: LeanSelect<T>,
   { limit, cursor }: PageQuery,
   filter: ListFilter,
 ): Promise<Page<T>> {
-  const where: Record<string, unknown> = {};
-  // TypeORM rejects undefined in a where clause: only the filters that were given go in.
-  for (const [column, value] of Object.entries(filter)) if (value !== undefined) where[column] = value;
-  const listing = repository.metadata.tableName;
-  if (cursor !== undefined) where.id = MoreThan(decodeCursor(cursor, listing, filter));
-
-  const rows = await repository.find({
-    where: where as FindOptionsWhere<T>,
-    order: { id: 'ASC' } as FindOptionsOrder<T>,
-    take: limit + 1,
-  });
-  const items = rows.slice(0, limit);
-  return rows.length > limit ? { items, nextCursor: encodeCursor(items[items.length - 1].id, listing, filter) } : { items };
+  const listing = rows.tableName;
+  const afterId = cursor === undefined ? undefined : decodeCursor(cursor, listing, filter);
+  const found = await rows.find({ equal: filter, afterId, limit: limit + 1 });
+  const items = found.slice(0, limit);
+  return found.length > limit ? { items, nextCursor: encodeCursor(items[items.length - 1].id, listing, filter) } : { items };
 }
 
 /** RFC 8288 `Link: <absolute URL of the next page>; rel="next"`, keeping the request's query. */
