@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import { freePort } from './support/free-port.js';
-import { useServiceProcesses } from './support/service-process.js';
+import { useServiceProcesses } from './support/use-service-processes.js';
 
 const SECRET_KEY = 'lifecycle-secret-key-that-must-never-be-logged';
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { mysqlServerUrl } from './support/global-setup.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { AUTH, expectError, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -81,5 +84,19 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database out
       const listed = (await http().get('/v1/pets?limit=100').set(AUTH)).body;
       for (const pet of acknowledged) expect(listed).toContainEqual(expect.objectContaining(pet));
     });
+  });
+});
+
+// The soak script is an operator's tool, not a test, but it must keep working: a short run of it.
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('npm run soak on %s', () => {
+  it('passes a short run with the database cut in the middle', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/soak/soak.ts'], {
+      env: { ...process.env, TEST_DATABASE_URL: mysqlServerUrl(), SOAK_SECONDS: '6', SOAK_OUTAGE_SECONDS: '2', SOAK_CONCURRENCY: '4' },
+      timeout: 50_000,
+    });
+    const figures = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1));
+    expect(figures).toMatchObject({ lostWrites: 0, petsStoredTwice: 0, responses500: 0 });
+    expect(figures.acknowledgedWrites).toBeGreaterThan(0);
+    expect(figures.responsesByStatus['503']).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceProcess, useServiceProcesses } from './support/service-process.js';
+import { ServiceProcess } from './support/service-process.js';
+import { useServiceProcesses } from './support/use-service-processes.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 describe('starting the service', () => {

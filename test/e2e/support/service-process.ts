@@ -1,9 +1,6 @@
-import { afterEach } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 
 /** The built entry point: `npm test` builds before it tests, so process tests run what ships. */
 export const MAIN_SCRIPT = resolve('dist/src/main.js');
@@ -74,27 +71,4 @@ export async function runApiKeyCli(args: readonly string[], env: Record<string, 
   const cli = new ServiceProcess(env, process.cwd(), APIKEY_SCRIPT, args);
   const code = await cli.exitCode(20_000);
   return { code, stdout: cli.stdout, stderr: cli.stderr };
-}
-
-/**
- * For a describe block of process tests: `spawn(env)` starts the service in a fresh working
- * directory (on the SQLite default unless env says otherwise); each is stopped and its directory
- * removed after the test.
- */
-export function useServiceProcesses(): { spawn(env: Record<string, string>): Promise<ServiceProcess & { directory: string }> } {
-  const started: { service: ServiceProcess; directory: string }[] = [];
-  afterEach(async () => {
-    for (const { service, directory } of started.splice(0)) {
-      await service.stop();
-      await rm(directory, { recursive: true, force: true });
-    }
-  });
-  return {
-    async spawn(env) {
-      const directory = await mkdtemp(join(tmpdir(), 'petstore-process-'));
-      const service = new ServiceProcess({ HOST: '127.0.0.1', PORT: '0', ...env }, directory);
-      started.push({ service, directory });
-      return Object.assign(service, { directory });
-    },
-  };
 }
