@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'express';
-import { pino } from 'pino';
+import { type DestinationStream, type LoggerOptions, pino } from 'pino';
 import { type HttpLogger, pinoHttp } from 'pino-http';
 import type { AppConfig } from '../config/app-config.js';
 import { isApplicationRoute } from '../http/route-table.js';
@@ -11,13 +11,14 @@ import { isApplicationRoute } from '../http/route-table.js';
  * logged at all; the redaction is a second line of defence for anything that logs an object
  * holding credentials.
  */
-export function createHttpLogger(config: AppConfig): HttpLogger {
-  const logger = pino({
+export function createHttpLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty'>, destination?: DestinationStream): HttpLogger {
+  const options: LoggerOptions = {
     level: config.logLevel,
     // Exact paths: a wildcard would be checked against every line at every level.
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
     transport: config.logPretty ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } } : undefined,
-  });
+  };
+  const logger = destination ? pino(options, destination) : pino(options);
   return pinoHttp({
     logger,
     // The id requestId() gave the request, echoed to the client as X-Request-Id.
@@ -33,7 +34,13 @@ export function createHttpLogger(config: AppConfig): HttpLogger {
     customErrorMessage: (request, response) => `${request.method} ${request.url} ${response.statusCode}`,
     // The route pattern (e.g. /v1/pets/:petId) is known only once the request has been routed.
     customSuccessObject: (request, _response, value) => ({ ...value, route: routeOf(request) }),
-    customErrorObject: (request, _response, _error, value) => ({ ...value, route: routeOf(request) }),
+    customErrorObject: (request, response, error, value) => {
+      // For a 5xx answer pino-http makes up an Error whose stack is its own; the exception filter
+      // has already logged the real cause, so the request line carries only a real error.
+      const { err, ...line } = value as { err?: unknown };
+      const madeUp = error.message === `failed with status code ${response.statusCode}`;
+      return { ...line, ...(madeUp ? {} : { err }), route: routeOf(request) };
+    },
   });
 }
 
