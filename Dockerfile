@@ -22,6 +22,6 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p data && chown node:node data
 USER node
 EXPOSE 3000
-# The heap cap keeps memory bounded: without it V8 lets garbage grow to 300 MB under load before
-# collecting; with it the service peaks under 200 MB (npm run bench) at the same throughput.
+# The heap cap keeps memory bounded: without it V8 lets garbage grow past 300 MB under load before
+# collecting; with it the service peaks near 160 MB (npm run bench), for a little throughput.
 CMD ["node", "--max-old-space-size=128", "dist/src/main.js"]
