@@ -6,7 +6,9 @@
  * listPets (limit 20, with and without a status filter), createPet and getPet on both, alternating
  * service and baseline round by round with the same autocannon settings. Prints requests per
  * second, p50 and p99 latency, the service's peak resident memory, and each service/baseline
- * ratio against its target; writes the figures to bench/results/latest.json.
+ * ratio against its target; writes the figures to bench/results/latest.json. It also measures
+ * bench/framework-floor.ts (NestJS on Express answering a constant) against the baseline, which
+ * shows how much of the baseline's throughput the stack itself leaves reachable.
  *
  * --scale also seeds 1,000,000 pets and compares listPets with a status filter, and a page deep
  * in the cursor chain, against the same at 10,000 pets; it prints MySQL's query plans.
@@ -45,7 +47,7 @@ interface Figures {
 }
 
 interface Target {
-  name: 'service' | 'baseline';
+  name: 'service' | 'baseline' | 'floor';
   base: string;
   process: ChildProcess;
 }
@@ -102,6 +104,28 @@ async function load(target: Target, scenario: Scenario, key: string, seconds: nu
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/** One scenario on each target: a warm-up, then ROUNDS rounds in alternating order; medians per target. */
+async function alternate(targets: Target[], scenario: Scenario, key: string): Promise<Record<string, Figures>> {
+  for (const target of targets) await load(target, scenario, key, 2);
+  const runs: Record<string, Figures[]> = Object.fromEntries(targets.map((target) => [target.name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const target of r % 2 ? [...targets].reverse() : targets) runs[target.name].push(await load(target, scenario, key, SECONDS));
+  }
+  return Object.fromEntries(
+    Object.entries(runs).map(([name, figures]) => [
+      name,
+      {
+        requestsPerSecond: median(figures.map((f) => f.requestsPerSecond)),
+        p50Ms: median(figures.map((f) => f.p50Ms)),
+        p99Ms: median(figures.map((f) => f.p99Ms)),
+        meanMs: median(figures.map((f) => f.meanMs)),
+        non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
+        errors: figures.reduce((sum, f) => sum + f.errors, 0),
+      },
+    ]),
+  );
 }
 
 async function seed(pool: mysql.Pool, from: number, to: number): Promise<void> {
@@ -166,27 +190,24 @@ async function main(): Promise<void> {
     const sampler = setInterval(() => (peakRssUnderLoad = Math.max(peakRssUnderLoad, memory(serviceProcess.pid!).rssMb)), 250);
     const results: Record<string, Record<string, Figures>> = {};
     for (const scenario of scenarios) {
-      for (const target of targets) await load(target, scenario, key, 2); // warm-up
-      const runs: Record<string, Figures[]> = { service: [], baseline: [] };
-      for (let r = 0; r < ROUNDS; r++) {
-        for (const target of r % 2 ? [...targets].reverse() : targets) runs[target.name].push(await load(target, scenario, key, SECONDS));
-      }
-      results[scenario.name] = Object.fromEntries(
-        Object.entries(runs).map(([name, figures]) => [
-          name,
-          {
-            requestsPerSecond: median(figures.map((f) => f.requestsPerSecond)),
-            p50Ms: median(figures.map((f) => f.p50Ms)),
-            p99Ms: median(figures.map((f) => f.p99Ms)),
-            meanMs: median(figures.map((f) => f.meanMs)),
-            non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
-            errors: figures.reduce((sum, f) => sum + f.errors, 0),
-          },
-        ]),
-      );
+      results[scenario.name] = await alternate(targets, scenario, key);
       process.stderr.write(`bench: ${scenario.name} done\n`);
     }
     clearInterval(sampler);
+
+    // The stack's own floor, measured the same way against the baseline: see bench/framework-floor.ts.
+    const floorPort = await freePort();
+    const floorProcess = start(['--import', 'tsx', 'bench/framework-floor.ts'], { FLOOR_PORT: String(floorPort) });
+    children.push(floorProcess);
+    await ready(`http://127.0.0.1:${floorPort}/v1/pets`, floorProcess);
+    const floorRun = await alternate([{ name: 'floor', base: `http://127.0.0.1:${floorPort}`, process: floorProcess }, targets[1]], scenarios[0], key);
+    const floor = {
+      requestsPerSecond: floorRun.floor.requestsPerSecond,
+      baselineRequestsPerSecond: floorRun.baseline.requestsPerSecond,
+      ratio: round(floorRun.floor.requestsPerSecond / floorRun.baseline.requestsPerSecond),
+      p99Ms: floorRun.floor.p99Ms,
+    };
+    floorProcess.kill('SIGTERM');
     const serviceMemory = memory(serviceProcess.pid!);
     const baselineMemory = memory(baselineProcess.pid!);
 
@@ -210,6 +231,8 @@ async function main(): Promise<void> {
         ...rows,
         '',
         `service resident memory: peak under load ${peakRssUnderLoad} MB (high-water mark ${serviceMemory.peakRssMb} MB); baseline ${baselineMemory.peakRssMb} MB`,
+        `framework floor (NestJS on Express, constant answer, no database): ${floor.requestsPerSecond} req/s, p99 ${floor.p99Ms} ms;` +
+          ` ${floor.ratio} of the baseline's listPets (${floor.baselineRequestsPerSecond} req/s)`,
         '',
       ].join('\n'),
     );
@@ -234,6 +257,7 @@ async function main(): Promise<void> {
       settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, seededPets: SEED },
       comparison,
       memory: { service: { ...serviceMemory, peakRssUnderLoadMb: peakRssUnderLoad }, baseline: baselineMemory },
+      floor,
       scale: scaleFigures,
       checks,
     };
