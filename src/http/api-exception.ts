@@ -53,8 +53,8 @@ export class ValidationFailedException extends ApiException {
 }
 
 export class MalformedJsonException extends ApiException {
-  constructor() {
-    super(HttpStatus.BAD_REQUEST, 'MALFORMED_JSON', 'The request body is not valid JSON.');
+  constructor(detail = 'The request body is not valid JSON.') {
+    super(HttpStatus.BAD_REQUEST, 'MALFORMED_JSON', detail);
   }
 }
 

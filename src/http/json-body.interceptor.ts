@@ -63,6 +63,10 @@ function toApiException(error: unknown): unknown {
     case 'request.size.invalid':
       return new ValidationFailedException('The request body was incomplete.');
     default:
-      return error;
+      // A body that does not decode under its Content-Encoding (say, gzip that is not gzip) fails
+      // in zlib, and body-parser passes that on as a 400 without a type.
+      return (error as { status?: number }).status === 400
+        ? new MalformedJsonException('The request body could not be decoded with its Content-Encoding.')
+        : error;
   }
 }

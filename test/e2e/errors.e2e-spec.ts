@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { AUTH, TEST_API_KEY, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
@@ -54,6 +55,43 @@ describe.each(DATABASE_KINDS)('errors on %s', (kind) => {
       const response = await postPet(body, 'application/json');
       expectError(response, 400, 'VALIDATION_FAILED');
       expect(response.body.message).toMatch(/\bpadding\b/);
+    });
+
+    describe('compressed bodies', () => {
+      // serialize: as given, where supertest would turn a Buffer into JSON.
+      const postEncoded = (body: Buffer | string, encoding: string) =>
+        ctx
+          .http()
+          .post('/v1/pets')
+          .set(AUTH)
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', encoding)
+          .serialize((raw: unknown) => raw as string)
+          .send(body);
+
+      it('accepts a gzip-compressed body', async () => {
+        const response = await postEncoded(gzipSync(JSON.stringify({ name: 'Zipped', categoryId: 2 })), 'gzip');
+        expect(response.status).toBe(201);
+        expect(response.body).toMatchObject({ name: 'Zipped', categoryId: 2 });
+      });
+
+      it('answers MALFORMED_JSON for a body that is not what its Content-Encoding says, and stores nothing', async () => {
+        const response = await postEncoded(JSON.stringify({ name: 'Not zipped', categoryId: 2 }), 'gzip');
+        expectError(response, 400, 'MALFORMED_JSON');
+        expect(response.body.message).toMatch(/Content-Encoding/);
+        const listed = await ctx.http().get('/v1/pets?limit=100').set(AUTH);
+        expect(listed.body.map((pet: { name: string }) => pet.name)).not.toContain('Not zipped');
+      });
+
+      it('answers UNSUPPORTED_MEDIA_TYPE for a Content-Encoding it does not know', async () => {
+        expectError(await postEncoded(VALID_PET, 'compress'), 400, 'UNSUPPORTED_MEDIA_TYPE');
+      });
+
+      it('answers PAYLOAD_TOO_LARGE for a small body that inflates past 16 KiB', async () => {
+        const bomb = gzipSync(JSON.stringify({ name: 'Rex', categoryId: 1, padding: ' '.repeat(1024 * 1024) }));
+        expect(bomb.length).toBeLessThan(16 * 1024);
+        expectError(await postEncoded(bomb, 'gzip'), 413, 'PAYLOAD_TOO_LARGE');
+      });
     });
   });
 
