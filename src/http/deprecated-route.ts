@@ -22,14 +22,23 @@ export function DeprecatedRoute(deprecation: Deprecation): MethodDecorator {
 }
 
 class DeprecationHeaders implements NestInterceptor {
-  constructor(private readonly deprecation: Deprecation) {}
+  // The same for every response; only the successor's origin depends on the request.
+  private readonly deprecationHeader: string;
+  private readonly sunsetHeader: string;
+  private readonly successor: string;
+
+  constructor({ since, sunset, successor }: Deprecation) {
+    this.deprecationHeader = `@${Math.floor(since.getTime() / 1000)}`;
+    this.sunsetHeader = sunset.toUTCString();
+    this.successor = successor;
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request>();
     const response = context.switchToHttp().getResponse<Response>();
-    response.setHeader('Deprecation', `@${Math.floor(this.deprecation.since.getTime() / 1000)}`);
-    response.setHeader('Sunset', this.deprecation.sunset.toUTCString());
-    response.append('Link', `<${requestOrigin(request)}${this.deprecation.successor}>; rel="successor-version"`);
+    response.setHeader('Deprecation', this.deprecationHeader);
+    response.setHeader('Sunset', this.sunsetHeader);
+    response.append('Link', `<${requestOrigin(request)}${this.successor}>; rel="successor-version"`);
     return next.handle();
   }
 }
