@@ -11,6 +11,11 @@ import {
 } from './api-exception.js';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
+/**
+ * No body of the API nests deeper than 2; 16 KiB of `[` nests 8,000 deep, which overflows the stack
+ * of everything that walks a value recursively (class-transformer, class-validator, JSON.stringify).
+ */
+export const MAX_BODY_DEPTH = 32;
 
 /**
  * Parses JSON request bodies after the guards have run, so that a request without a valid key is
@@ -31,6 +36,9 @@ export class JsonBodyInterceptor implements NestInterceptor {
     if (carriesBody(request)) {
       if (!typeis(request, ['application/json'])) throw new UnsupportedMediaTypeException();
       await this.parse(request, context.switchToHttp().getResponse<Response>());
+      if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
+        throw new ValidationFailedException(`The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
+      }
     }
     return next.handle();
   }
@@ -41,6 +49,18 @@ export class JsonBodyInterceptor implements NestInterceptor {
       this.parser(request, response, done);
     });
   }
+}
+
+/** Whether a parsed JSON value has objects or arrays nested more than `limit` deep; iterative, so depth cannot overflow it. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** An empty body (Content-Length: 0) is no body, whatever its Content-Type. */

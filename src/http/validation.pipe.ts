@@ -3,6 +3,13 @@ import type { ValidationError } from 'class-validator';
 import { ValidationFailedException } from './api-exception.js';
 
 /**
+ * Property names every object inherits. class-validator's whitelist looks names up in a plain
+ * object, finds these there and lets them through, and class-transformer drops some of them, so
+ * a body carrying one was accepted; they are checked here instead.
+ */
+const INHERITED_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/**
  * Validates bodies and query strings against their DTO classes. Bodies are strict (a property the
  * schema lacks is an error); query strings are strict in value and tolerant in name (unknown
  * parameters are dropped). Either way the error names every offending field.
@@ -28,14 +35,29 @@ export class ApiValidationPipe implements PipeTransform {
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body') {
-      if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      if (value === undefined) return this.body.transform(value, metadata);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         throw new ValidationFailedException('The request body must be a JSON object.');
       }
-      return this.body.transform(value, metadata);
+      const inherited = Object.keys(value).filter((name) => INHERITED_NAMES.has(name));
+      return inherited.length === 0 ? this.body.transform(value, metadata) : this.refuseInherited(value, inherited, metadata);
     }
     if (metadata.type === 'query') return this.query.transform(value, metadata);
     // Path parameters go through their own parse pipes.
     return value;
+  }
+
+  /** 400 naming the inherited names, and whatever else is wrong with the rest of the body. */
+  private async refuseInherited(value: object, inherited: string[], metadata: ArgumentMetadata): Promise<never> {
+    const notAllowed = inherited.map((name) => `${name} is not allowed`).join('; ');
+    const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !INHERITED_NAMES.has(name)));
+    try {
+      await this.body.transform(rest, metadata);
+    } catch (error) {
+      if (error instanceof ValidationFailedException) throw new ValidationFailedException(`${notAllowed}; ${error.message}`);
+      throw error;
+    }
+    throw new ValidationFailedException(`${notAllowed}.`);
   }
 }
 

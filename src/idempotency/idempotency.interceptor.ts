@@ -21,9 +21,15 @@ export function parseIdempotencyKey(header: string): string {
   return key;
 }
 
-/** "The same request": method, path and body. */
+/** "The same request": method, path and body, whose objects' members may come in any order. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([method, path, body ?? null], membersInNameOrder)).digest('hex');
+}
+
+/** A JSON.stringify replacer that writes every object's members sorted by name. */
+function membersInNameOrder(_name: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

@@ -60,6 +60,19 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     expect(await petsNamed(name)).toBe(1);
   });
 
+  it('treats the same members in another order as the same request: a replay, not IDEMPOTENCY_KEY_REUSED', async () => {
+    const name = uniqueName();
+    const first = await ctx.http().post('/v1/pets').set(AUTH).set('Idempotency-Key', `order-${name}`)
+      .type('application/json').send(`{"name":${JSON.stringify(name)},"categoryId":4,"status":"sold"}`);
+    expect(first.status).toBe(201);
+    const reordered = await ctx.http().post('/v1/pets').set(AUTH).set('Idempotency-Key', `order-${name}`)
+      .type('application/json').send(`{"status":"sold","categoryId":4,"name":${JSON.stringify(name)}}`);
+    expect(reordered.status).toBe(201);
+    expect(reordered.headers['idempotent-replayed']).toBe('true');
+    expect(reordered.body).toEqual(first.body);
+    expect(await petsNamed(name)).toBe(1);
+  });
+
   it('treats a quoted key like the bare one', async () => {
     const name = uniqueName();
     await post({ name, categoryId: 1 }, `k-${counter}`);
