@@ -6,6 +6,8 @@ import type { HttpLogger } from 'pino-http';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
+import { answerDeadline } from './http/answer-deadline.js';
+import { boundClientConnections } from './http/client-connections.js';
 import { requestId } from './http/request-id.js';
 import { HTTP_LOGGER } from './logging/logging.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
@@ -34,10 +36,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // would send the browser to https for every asset.
   app.use(
     requestId,
+    answerDeadline,
     app.get<HttpLogger>(HTTP_LOGGER),
     app.get(HttpMetrics).middleware,
     helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }),
   );
+  boundClientConnections(app.getHttpServer(), config.connections);
   serveOpenApiDocument(app, buildOpenApiDocument(app, config));
   await app.init();
   app.useLogger(app.get(Logger));

@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ApiKeyService } from './api-key.service.js';
+import { clientAddress } from './client-address.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 /** Global and default-deny: a route needs a valid API key unless it is marked @Public(). */
@@ -15,7 +16,7 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    request.apiKey = isPublic ? null : await this.apiKeys.authenticate(request.headers.authorization);
+    request.apiKey = isPublic ? null : await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
     return true;
   }
 }

@@ -6,6 +6,7 @@ import { ApiKeyInvalidException, ApiKeyMissingException } from './api-key.except
 import type { ApiKeyPrincipal } from './api-key.principal.js';
 import { ApiKeyStore } from './api-key.store.js';
 import { readBearerToken } from './bearer-token.js';
+import { FailedAuthentications } from './failed-authentications.js';
 
 /** `last_used_at` is worth knowing to the minute, never worth a write per request. */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -39,6 +40,7 @@ export class ApiKeyService {
   private readonly bootstrapKeys: readonly { hash: Buffer; principal: ApiKeyPrincipal }[];
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastUseRecorded = new Map<number, number>();
+  private readonly failures: FailedAuthentications;
 
   constructor(
     private readonly config: AppConfig,
@@ -48,16 +50,24 @@ export class ApiKeyService {
       hash: Buffer.from(hashApiKey(key), 'hex'),
       principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS' },
     }));
+    this.failures = new FailedAuthentications(config.authFailuresPerMinute);
   }
 
-  /** The principal for an Authorization header; throws the 401 the client should see otherwise. */
-  async authenticate(authorization: string | undefined): Promise<ApiKeyPrincipal> {
+  /**
+   * The principal for an Authorization header sent from `clientAddress`; throws the 401 the client
+   * should see otherwise, or 429 when that address has failed too often.
+   */
+  async authenticate(authorization: string | undefined, clientAddress: string): Promise<ApiKeyPrincipal> {
     const token = readBearerToken(authorization);
-    if (token === undefined) throw new ApiKeyMissingException();
-    const hash = hashApiKey(token);
-    const principal = this.findBootstrapKey(Buffer.from(hash, 'hex')) ?? (await this.findStoredKey(hash));
-    if (!principal) throw new ApiKeyInvalidException();
-    return principal;
+    const principal = token === undefined ? undefined : await this.findKey(hashApiKey(token), clientAddress);
+    if (principal) return principal;
+    this.failures.refuseIfOverLimit(clientAddress);
+    this.failures.record(clientAddress);
+    throw token === undefined ? new ApiKeyMissingException() : new ApiKeyInvalidException();
+  }
+
+  private async findKey(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | undefined> {
+    return this.findBootstrapKey(Buffer.from(hash, 'hex')) ?? (await this.findStoredKey(hash, clientAddress));
   }
 
   /** Compares with every bootstrap key in constant time, so timing tells nothing about any of them. */
@@ -69,10 +79,13 @@ export class ApiKeyService {
     return found;
   }
 
-  private async findStoredKey(hash: string): Promise<ApiKeyPrincipal | undefined> {
+  private async findStoredKey(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | undefined> {
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry || entry.expiresAt <= now) {
+      // A lookup for a key this instance has not seen valid is what a flood of made-up keys costs.
+      const seenValid = entry !== undefined && (await entry.lookup.catch(() => undefined)) !== undefined;
+      if (!seenValid) this.failures.refuseIfOverLimit(clientAddress);
       entry = { expiresAt: now + this.config.apiKeyCacheMs, lookup: this.lookUp(hash) };
       this.remember(hash, entry);
     }

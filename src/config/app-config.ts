@@ -27,12 +27,27 @@ export abstract class AppConfig {
   abstract readonly stagingBaseUrl?: string;
   abstract readonly migrationsRun: boolean;
   abstract readonly rateLimitPerMinute: number;
+  /** Failed authentications one client address may make per minute before it gets 429 (0: no limit). */
+  abstract readonly authFailuresPerMinute: number;
+  /** How long clients may take over their connections (see src/http/client-connections.ts). */
+  abstract readonly connections: ConnectionBounds;
   abstract readonly logLevel: LogLevel;
   /** Human-readable log lines instead of JSON (development only). */
   abstract readonly logPretty: boolean;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   abstract readonly metricsToken?: string;
   abstract readonly production: boolean;
+}
+
+export interface ConnectionBounds {
+  /** A request's headers must have arrived this long after it started. */
+  readonly headersTimeoutMs: number;
+  /** A whole request (headers and body) must have arrived this long after it started. */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  readonly keepAliveTimeoutMs: number;
+  /** At most this many open connections; 0: no cap. */
+  readonly maxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +90,16 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       () => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 6000, 0, 1_000_000),
       0,
     ),
+    authFailuresPerMinute: read(
+      () => parseInteger('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 100, 0, 1_000_000),
+      0,
+    ),
+    connections: read(() => parseConnectionBounds(env), {
+      headersTimeoutMs: 0,
+      requestTimeoutMs: 0,
+      keepAliveTimeoutMs: 0,
+      maxConnections: 0,
+    }),
     logLevel: read(() => parseLogLevel(env.LOG_LEVEL), 'info'),
     logPretty: read(() => parseBoolean('LOG_PRETTY', env.LOG_PRETTY, false), false),
     metricsToken: read(() => parseSecret('METRICS_TOKEN', env.METRICS_TOKEN), undefined),
@@ -92,6 +117,21 @@ function parseInteger(name: string, raw: string | undefined, fallback: number, m
     throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+function parseConnectionBounds(env: Env): ConnectionBounds {
+  const hour = 3_600_000;
+  const bounds = {
+    headersTimeoutMs: parseInteger('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000, 1, hour),
+    requestTimeoutMs: parseInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, 1, hour),
+    keepAliveTimeoutMs: parseInteger('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 5_000, 1, hour),
+    maxConnections: parseInteger('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 0, 0, 1_000_000),
+  };
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (bounds.headersTimeoutMs > bounds.requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${bounds.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${bounds.requestTimeoutMs})`);
+  }
+  return bounds;
 }
 
 function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {

@@ -8,6 +8,7 @@ import { CreatePets1795219200000 } from './migrations/1795219200000-CreatePets.j
 import { CreateApiKeys1795219300000 } from './migrations/1795219300000-CreateApiKeys.js';
 import { CreateIdempotencyRecords1795219400000 } from './migrations/1795219400000-CreateIdempotencyRecords.js';
 import { CreateOrders1795219500000 } from './migrations/1795219500000-CreateOrders.js';
+import { DropTimedOutConnections } from './mysql-pool-bounds.js';
 
 export const ENTITIES = [Pet, ApiKey, IdempotencyRecord, Order];
 export const MIGRATIONS = [
@@ -43,10 +44,13 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       bigNumberStrings: false,
       poolSize: database.poolSize,
       // A database that cannot be reached must turn into a 503 within 5 s, never a hang: new
-      // connections give up after 3 s, and a query on a connection that went silent after 4 s.
+      // connections give up after 3 s, and a query on a connection that went silent after 4 s,
+      // which then leaves the pool (DropTimedOutConnections). The wait for a pool connection is
+      // bounded too (DatabaseModule), and src/http/answer-deadline.ts is the backstop of it all.
       connectTimeout: 3_000,
       enableQueryTimeout: true,
       maxQueryExecutionTime: 4_000,
+      subscribers: [DropTimedOutConnections],
     };
   }
   return {

@@ -1,6 +1,9 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiException } from '../http/api-exception.js';
 
+/** The code of the error a query gets when no pool connection came free in time (see mysql-pool-bounds.ts). */
+export const POOL_ACQUIRE_TIMEOUT = 'POOL_ACQUIRE_TIMEOUT';
+
 /** How long a client should wait before retrying while the database is away. */
 const RETRY_AFTER_SECONDS = 5;
 
@@ -18,6 +21,7 @@ const UNAVAILABLE_CODES = new Set([
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
+  POOL_ACQUIRE_TIMEOUT,
   'SQLITE_BUSY',
 ]);
 
@@ -25,6 +29,25 @@ export class ServiceUnavailableException extends ApiException {
   constructor(message = 'The database cannot be reached; retry shortly.') {
     super(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   }
+}
+
+/**
+ * The database went away while a write may have been under way: it may have been applied, so the
+ * answer must not invite a plain retry, which could apply it twice.
+ */
+export class WriteOutcomeUnknownException extends ServiceUnavailableException {
+  constructor() {
+    super(
+      'The database did not answer in time, so this request may have created its resource. Retry it with an ' +
+        'Idempotency-Key (the same one, if it had one): a request with a key is never applied twice.',
+    );
+  }
+}
+
+/** The 503 for a request the database failed: a write that got past authentication may have been applied. */
+export function databaseUnavailableAnswer(request: { method: string; apiKey?: unknown }): ServiceUnavailableException {
+  const mayHaveWritten = request.apiKey && !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
+  return mayHaveWritten ? new WriteOutcomeUnknownException() : new ServiceUnavailableException();
 }
 
 /**

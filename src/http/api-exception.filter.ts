@@ -10,7 +10,8 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeyService } from '../auth/api-key.service.js';
-import { isDatabaseUnavailable, ServiceUnavailableException } from '../database/database-unavailable.js';
+import { clientAddress } from '../auth/client-address.js';
+import { databaseUnavailableAnswer, isDatabaseUnavailable, ServiceUnavailableException } from '../database/database-unavailable.js';
 import {
   ApiException,
   InternalErrorException,
@@ -18,6 +19,7 @@ import {
   RouteNotFoundException,
   ValidationFailedException,
 } from './api-exception.js';
+import { redactUrl } from '../logging/redact-url.js';
 import { RouteTable } from './route-table.js';
 
 /**
@@ -36,6 +38,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
   async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) {
+      // Answered already (by the answer deadline): the late outcome, success or failure, has nowhere to go.
+      this.logger.debug(`${request.method} ${redactUrl(request.originalUrl)}: finished after its answer: ${describe(exception)}`);
+      response.end();
+      return;
+    }
     let error: ApiException;
     try {
       error = (await this.authenticationFailure(exception, request)) ?? this.toApiException(exception, request);
@@ -46,8 +54,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    // Set outright: res.json() would keep a Content-Type the route declared for its success.
-    response.status(error.status).set(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
+    sendApiError(response, error);
   }
 
   /**
@@ -55,11 +62,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
    * has no valid key: authentication comes before everything else a client can get wrong.
    */
   private async authenticationFailure(exception: unknown, request: Request): Promise<ApiException | undefined> {
-    if (request.apiKey !== undefined || (exception instanceof ApiException && exception.status === 401)) {
-      return undefined;
-    }
+    const decided = request.apiKey !== undefined || (exception instanceof ApiException && exception.status === 401);
+    // When the database failed (authenticating, perhaps), asking it again would only wait twice.
+    if (decided || isDatabaseUnavailable(exception)) return undefined;
     try {
-      await this.apiKeys.authenticate(request.headers.authorization);
+      await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
       return undefined;
     } catch (denied) {
       if (denied instanceof ApiException) return denied;
@@ -81,17 +88,31 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return new ValidationFailedException('The request URL is malformed.');
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`${request.method} ${request.originalUrl}: database unavailable: ${(exception as Error).message}`);
-      return new ServiceUnavailableException();
+      this.logger.warn(`${request.method} ${redactUrl(request.originalUrl)}: database unavailable: ${(exception as Error).message}`);
+      return databaseUnavailableAnswer(request);
     }
     // The readiness check (terminus) reports a failed dependency this way.
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
       return new ServiceUnavailableException('Not ready: the database does not answer.');
     }
     this.logger.error(
-      `${request.method} ${request.originalUrl} failed unexpectedly`,
+      `${request.method} ${redactUrl(request.originalUrl)} failed unexpectedly`,
       exception instanceof Error ? exception.stack : String(exception),
     );
     return new InternalErrorException();
   }
+}
+
+function describe(exception: unknown): string {
+  return exception instanceof Error ? exception.message : String(exception);
+}
+
+/**
+ * Writes an ApiException as the response. A request whose body was never read (refused before it
+ * was parsed) has its connection closed after the answer, so a slow or endless body cannot hold it.
+ */
+export function sendApiError(response: Response, error: ApiException): void {
+  if (!response.req.complete) response.setHeader('Connection', 'close');
+  // Set outright: res.json() would keep a Content-Type the route declared for its success.
+  response.status(error.status).set(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
 }

@@ -4,6 +4,7 @@ import { HttpStatus } from '@nestjs/common';
 export const ERROR_CODES = [
   'VALIDATION_FAILED',
   'MALFORMED_JSON',
+  'MALFORMED_REQUEST',
   'UNSUPPORTED_MEDIA_TYPE',
   'API_KEY_MISSING',
   'API_KEY_INVALID',
@@ -11,10 +12,12 @@ export const ERROR_CODES = [
   'ORDER_NOT_FOUND',
   'ROUTE_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
+  'REQUEST_TIMEOUT',
   'IDEMPOTENCY_KEY_IN_USE',
   'PAYLOAD_TOO_LARGE',
   'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
+  'HEADERS_TOO_LARGE',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
 ] as const;
@@ -32,7 +35,7 @@ export interface ErrorBody {
  */
 export class ApiException extends Error {
   constructor(
-    readonly status: HttpStatus,
+    readonly status: number,
     readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
@@ -83,6 +86,29 @@ export class MethodNotAllowedException extends ApiException {
       'METHOD_NOT_ALLOWED',
       `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
       { Allow: allowed.join(', ') },
+    );
+  }
+}
+
+/** A request Node's HTTP parser could not read: a bad request line, header or length. */
+export class MalformedRequestException extends ApiException {
+  constructor() {
+    super(HttpStatus.BAD_REQUEST, 'MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.');
+  }
+}
+
+export class RequestTimeoutException extends ApiException {
+  constructor() {
+    super(HttpStatus.REQUEST_TIMEOUT, 'REQUEST_TIMEOUT', 'The request did not arrive in time.');
+  }
+}
+
+export class HeadersTooLargeException extends ApiException {
+  constructor() {
+    super(
+      431, // Request Header Fields Too Large (RFC 6585); HttpStatus has no member for it
+      'HEADERS_TOO_LARGE',
+      'The request line and headers are larger than the server accepts (16 KiB).',
     );
   }
 }

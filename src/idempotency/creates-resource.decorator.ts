@@ -48,6 +48,14 @@ export function CreatesResource(): MethodDecorator {
       headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
     }),
     ApiResponse({
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      description:
+        'The database did not answer in time (SERVICE_UNAVAILABLE); retry after `Retry-After`. The resource **may have ' +
+        'been created**: retry with an Idempotency-Key (the same one, if the request had one) so it is created at most once.',
+      type: ErrorDto,
+      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+    }),
+    ApiResponse({
       status: HttpStatus.UNPROCESSABLE_ENTITY,
       description: 'This Idempotency-Key was used with a different body (IDEMPOTENCY_KEY_REUSED).',
       type: ErrorDto,
@@ -60,9 +68,11 @@ class LocationHeader implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request>();
     const response = context.switchToHttp().getResponse<Response>();
+    // Before anything is created: a Host that cannot form the URL is a 400 that changes nothing.
+    const origin = requestOrigin(request);
     return next.handle().pipe(
       map((created: { id: number }) => {
-        response.location(`${requestOrigin(request)}${request.path.replace(/\/$/, '')}/${created.id}`);
+        response.location(`${origin}${request.path.replace(/\/$/, '')}/${created.id}`);
         return created;
       }),
     );

@@ -4,11 +4,12 @@ import { type DestinationStream, type LoggerOptions, pino } from 'pino';
 import { type HttpLogger, pinoHttp } from 'pino-http';
 import type { AppConfig } from '../config/app-config.js';
 import { isApplicationRoute } from '../http/route-table.js';
+import { redactUrl } from './redact-url.js';
 
 /**
  * The service's one pino logger and its request logger: one JSON line per finished request
  * (request id, method, URL, route, status, duration in ms), written to stdout. Headers are not
- * logged at all; the redaction is a second line of defence for anything that logs an object
+ * logged at all, nor the values of credential-like query parameters; the redaction is a second line of defence for anything that logs an object
  * holding credentials.
  */
 export function createHttpLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty'>, destination?: DestinationStream): HttpLogger {
@@ -26,12 +27,12 @@ export function createHttpLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty
     // Logs made while handling a request carry only its id, not the whole request.
     quietReqLogger: true,
     serializers: {
-      req: (request: IncomingMessage & { id?: string }) => ({ id: request.id, method: request.method, url: request.url }),
+      req: (request: IncomingMessage & { id?: string }) => ({ id: request.id, method: request.method, url: redactUrl(request.url ?? '') }),
       res: (response: ServerResponse) => ({ statusCode: response.statusCode }),
     },
     customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (request, response) => `${request.method} ${request.url} ${response.statusCode}`,
-    customErrorMessage: (request, response) => `${request.method} ${request.url} ${response.statusCode}`,
+    customSuccessMessage: (request, response) => `${request.method} ${redactUrl(request.url ?? '')} ${response.statusCode}`,
+    customErrorMessage: (request, response) => `${request.method} ${redactUrl(request.url ?? '')} ${response.statusCode}`,
     // The route pattern (e.g. /v1/pets/:petId) is known only once the request has been routed.
     customSuccessObject: (request, _response, value) => ({ ...value, route: routeOf(request) }),
     customErrorObject: (request, response, error, value) => {

@@ -46,6 +46,13 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage {
     };
   }
 
+  /** Seconds until `key` counts again when its window is full, else 0; counts nothing itself. */
+  secondsBlocked(key: string, limit: number, throttlerName: string): number {
+    const now = this.clock();
+    const window = this.windows.get(`${throttlerName}\0${key}`);
+    return window !== undefined && window.endsAt > now && window.hits >= limit ? Math.ceil((window.endsAt - now) / 1000) : 0;
+  }
+
   /** Forgets the keys whose window has ended, at most once per window: amortised, no timer to stop. */
   private sweep(now: number, ttl: number): void {
     if (now < this.nextSweepAt) return;

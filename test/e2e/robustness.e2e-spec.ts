@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { rawExchange } from './support/raw-http.js';
 import { TEST_API_KEY, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
@@ -61,6 +62,9 @@ function randomRequest(random: () => number) {
     () => JSON.stringify({ name: 'Robust', categoryId: 1, id: 5 }),
     () => JSON.stringify({ name: { nested: true }, categoryId: [1] }),
     () => '{"__proto__":{"polluted":1},"name":"Robust","categoryId":1}',
+    () => `{"name":"Robust","categoryId":1,"${pick(['constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'])}":${pick(['1', '{}', 'null'])}}`,
+    () => `{"name":${'['.repeat(1 + Math.floor(random() * 3000))}"x"${']'.repeat(3000)}}`,
+    () => `${'{"a":'.repeat(1 + Math.floor(random() * 2000))}1${'}'.repeat(2000)}`,
     () => JSON.stringify({ petId: value(), quantity: value(), shipDate: value() }),
     () => JSON.stringify({ petId: 1, quantity: 1, shipDate: '2026-02-30T00:00:00Z' }),
     () => 'x'.repeat(20_000),
@@ -77,8 +81,34 @@ function randomRequest(random: () => number) {
   return { method, path, headers, body };
 }
 
+const RAW_REQUESTS = 80;
+
+/** Bytes for Node's HTTP parser, built from the generator: a sound request with a few things broken. */
+function randomRawRequest(random: () => number): string {
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
+  const sometimes = <T>(sound: T, odd: readonly T[]): T => (random() < 0.25 ? pick(odd) : sound);
+  const post = random() < 0.5;
+  const body = post ? pick(['{}', '{"name":"Raw","categoryId":1}', '{"name":', `${'['.repeat(2000)}${']'.repeat(2000)}`, '{"constructor":1}']) : '';
+  const method = sometimes(post ? 'POST' : 'GET', ['G@T', 'PUT', 'get', '', 'HEAD']);
+  const target = sometimes('/v1/pets', ['/v1/pets?limit=5', `/v1/pets?q=${'a'.repeat(20_000)}`, '/%', '*', 'http://x/v1/pets', '/v1/pets\x00']);
+  const version = sometimes('HTTP/1.1', ['HTTP/1.0', 'HTTP/9.9', 'HTTP/1.1 extra', '']);
+  const length = sometimes(`Content-Length: ${Buffer.byteLength(body)}`, ['Content-Length: abc', 'Content-Length: -1', 'Content-Length: 99999999999999999999',
+    `Content-Length: ${Buffer.byteLength(body)}\r\nContent-Length: 7`, `Content-Length: ${Buffer.byteLength(body)}\r\nTransfer-Encoding: chunked`,
+    'Transfer-Encoding: chunked', `Content-Length: ${Buffer.byteLength(body) + 5}`]);
+  const headers = [
+    sometimes('Host: localhost', ['', 'Host: [', 'Host: a b']),
+    sometimes(`Authorization: Bearer ${TEST_API_KEY}`, ['', 'Authorization: Bearer', `Authorization: Bearer ${'k'.repeat(5000)}`]),
+    post ? sometimes('Content-Type: application/json', ['', 'Content-Type: text/plain', 'Content-Type: application/json; charset=latin-9']) : '',
+    post ? length : '',
+    sometimes('', ['X-Odd: a\rb', `X-Big: ${'b'.repeat(20_000)}`, 'No colon here', 'Bad Name: x', 'X-Nul: a\x00b', ' Folded: x', 'Connection: close']),
+  ].filter((line) => line !== '');
+  return `${method} ${target} ${version}\r\n${headers.join('\r\n')}\r\n\r\n${body}`;
+}
+
 describe.each(DATABASE_KINDS)('random bad input on %s', (kind) => {
-  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0' });
+  // Short time-outs, so that a raw request whose body never arrives is answered, and a kept-alive
+  // connection closed, quickly.
+  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURES_PER_MINUTE: '0', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500', KEEP_ALIVE_TIMEOUT_MS: '300' });
   let base: string;
 
   beforeAll(async () => {
@@ -121,5 +151,32 @@ describe.each(DATABASE_KINDS)('random bad input on %s', (kind) => {
     expect(created.size).toBeGreaterThan(0);
     expect(stored.sort((a, b) => a - b)).toEqual([...created].sort((a, b) => a - b));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it(`answers ${RAW_REQUESTS} random raw requests each with an answer, none a 5xx, every error in the Error shape`, async () => {
+    const random = seeded(SEED + 1);
+    const port = Number(new URL(base).port);
+    const problems: unknown[] = [];
+    for (let batch = 0; batch < RAW_REQUESTS / 10; batch++) {
+      const requests = Array.from({ length: 10 }, () => randomRawRequest(random));
+      const responses = await Promise.all(requests.map((raw) => rawExchange(port, [raw], { waitMs: 4_000 })));
+      responses.forEach((response, i) => {
+        const described = { request: requests[i].slice(0, 120), status: response.status, body: response.body.slice(0, 160) };
+        if (response.status === undefined || response.status >= 500) problems.push(described);
+        else if (response.status >= 400 && requests[i].startsWith('HEAD ')) return;
+        else if (response.status >= 400) {
+          const error = (() => {
+            try {
+              return JSON.parse(response.body);
+            } catch {
+              return undefined;
+            }
+          })();
+          const shaped = typeof error?.code === 'string' && typeof error?.message === 'string' && error?.status === response.status;
+          if (!shaped) problems.push({ ...described, problem: 'not the Error shape' });
+        }
+      });
+    }
+    expect(problems).toEqual([]);
   });
 });

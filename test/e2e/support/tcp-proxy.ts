@@ -4,12 +4,16 @@ import { createServer, type AddressInfo, type Server, type Socket, connect } fro
  * A TCP proxy between the service and MySQL, so that tests can take the database away without
  * touching the machine's server. `cut('reset')` drops every connection and refuses new ones at
  * once; `cut('silent')` drops them and then accepts new ones without ever answering, like a
- * network that lost its route. `restore()` passes traffic again.
+ * network that lost its route. `partition()` is a silent partition (a failover, a dropped route):
+ * every connection stays open on both sides and nothing crosses, in either direction, until
+ * `restore()` delivers what was held and passes traffic again.
  */
 export class TcpProxy {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
-  private state: 'open' | 'reset' | 'silent' = 'open';
+  private state: 'open' | 'reset' | 'silent' | 'partitioned' = 'open';
+  /** What crossed neither way during a partition, in order. */
+  private readonly held: (() => void)[] = [];
 
   private constructor(
     private readonly targetHost: string,
@@ -34,8 +38,13 @@ export class TcpProxy {
     this.sockets.clear();
   }
 
+  partition(): void {
+    this.state = 'partitioned';
+  }
+
   restore(): void {
     this.state = 'open';
+    for (const deliver of this.held.splice(0)) deliver();
   }
 
   async close(): Promise<void> {
@@ -52,13 +61,21 @@ export class TcpProxy {
     if (this.state === 'silent') return;
     const upstream = connect(this.targetPort, this.targetHost);
     this.track(upstream);
-    client.pipe(upstream).pipe(client);
+    this.relay(client, upstream);
+    this.relay(upstream, client);
     const drop = () => {
       client.destroy();
       upstream.destroy();
     };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
+  }
+
+  private relay(from: Socket, to: Socket): void {
+    from.on('data', (chunk) => {
+      if (this.state === 'partitioned') this.held.push(() => to.write(chunk));
+      else to.write(chunk);
+    });
   }
 
   private track(socket: Socket): void {

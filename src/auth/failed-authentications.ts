@@ -1,0 +1,28 @@
+import { FixedWindowThrottlerStorage } from '../rate-limit/fixed-window.storage.js';
+import { AuthenticationFailuresLimitedException } from './api-key.exceptions.js';
+
+const WINDOW_MS = 60_000;
+const COUNTER = 'auth-failures';
+
+/**
+ * Failed authentications per client address, in fixed one-minute windows (AUTH_FAILURES_PER_MINUTE;
+ * 0: no limit). An address over the limit gets 429 instead of 401, and no database lookup for a key
+ * this instance has not seen valid, so guessing or flooding with made-up keys costs the database
+ * nothing; keys this instance knows to be valid are never refused by it.
+ */
+export class FailedAuthentications {
+  private readonly windows = new FixedWindowThrottlerStorage();
+
+  constructor(private readonly limitPerMinute: number) {}
+
+  /** Throws 429 RATE_LIMITED while `address` is over its limit. */
+  refuseIfOverLimit(address: string): void {
+    if (this.limitPerMinute === 0) return;
+    const seconds = this.windows.secondsBlocked(address, this.limitPerMinute, COUNTER);
+    if (seconds > 0) throw new AuthenticationFailuresLimitedException(seconds);
+  }
+
+  record(address: string): void {
+    if (this.limitPerMinute > 0) void this.windows.increment(address, WINDOW_MS, this.limitPerMinute, 0, COUNTER);
+  }
+}
