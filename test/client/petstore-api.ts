@@ -145,7 +145,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters.
@@ -441,6 +441,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database did not answer in time (SERVICE_UNAVAILABLE); retry after `Retry-After`. The resource **may have been created**: retry with an Idempotency-Key (the same one, if the request had one) so it is created at most once. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPet: {
@@ -703,6 +714,17 @@ export interface operations {
             /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time (SERVICE_UNAVAILABLE); retry after `Retry-After`. The resource **may have been created**: retry with an Idempotency-Key (the same one, if the request had one) so it is created at most once. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,13 +8,13 @@ type Json = Record<string, any>;
 
 const OPERATIONS = [
   ['/pets', 'get', 'listPets', ['200', '400', '401', '429', '500']],
-  ['/pets', 'post', 'createPet', ['201', '400', '401', '409', '413', '422', '429', '500']],
+  ['/pets', 'post', 'createPet', ['201', '400', '401', '409', '413', '422', '429', '500', '503']],
   ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '429', '500']],
 ] as const;
 
 const STORE_OPERATIONS = [
   ['/store/orders', 'get', 'listOrders', ['200', '400', '401', '429', '500']],
-  ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '404', '409', '413', '422', '429', '500']],
+  ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '404', '409', '413', '422', '429', '500', '503']],
   ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '400', '401', '404', '429', '500']],
   ['/store/inventory', 'get', 'getInventory', ['200', '401', '429', '500']],
 ] as const;
