@@ -6,10 +6,10 @@ import { AppConfig } from '../config/app-config.js';
 import { HTTP_LOGGER } from '../logging/logging.module.js';
 import { TypeOrmLogger } from '../logging/typeorm-logger.js';
 import { buildDataSourceOptions } from './data-source-options.js';
-import { boundPoolAcquire } from './mysql-pool-bounds.js';
+import { boundMysqlPool } from './mysql-pool-bounds.js';
 
-/** How long a query may wait for a free MySQL pool connection before it is a 503. */
-const POOL_ACQUIRE_TIMEOUT_MS = 3_000;
+/** A query waits at most this long for a free MySQL pool connection (then 503); closing the pool, at most this long. */
+const POOL_BOUNDS = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000 };
 
 @Module({
   imports: [
@@ -27,7 +27,7 @@ const POOL_ACQUIRE_TIMEOUT_MS = 3_000;
       }),
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
-        boundPoolAcquire(dataSource, POOL_ACQUIRE_TIMEOUT_MS);
+        boundMysqlPool(dataSource, POOL_BOUNDS);
         return dataSource;
       },
     }),

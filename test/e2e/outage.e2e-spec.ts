@@ -103,118 +103,135 @@ interface Answer {
   readonly retryAfter: string | null;
 }
 
-describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a silent network partition on %s', (kind) => {
-  let database: TestDatabase;
-  let proxy: TcpProxy;
-  let app: NestExpressApplication;
-  let base: string;
-  const acknowledged: { id: number; name: string }[] = [];
+/**
+ * The partition ends as partitions do: the route comes back and what was held arrives late, or the
+ * database fails over and the old connections stay dead for ever (no answer, no close).
+ */
+const PARTITION_ENDINGS = [
+  ['the route comes back', (proxy: TcpProxy) => proxy.restore()],
+  ['the database fails over, leaving the old connections dead', (proxy: TcpProxy) => proxy.failOver()],
+] as const;
 
-  /** One request by fetch, timed from the moment it is sent; a hang shows as a 15 s abort. */
-  const send = async (label: string, path: string, init: RequestInit = {}): Promise<Answer> => {
-    const sentAt = Date.now();
-    try {
-      const response = await fetch(base + path, { ...init, headers: { ...AUTH, ...init.headers }, signal: AbortSignal.timeout(15_000) });
-      const body = (await response.json()) as Answer['body'];
-      return { label, sentAt, ms: Date.now() - sentAt, status: response.status, body, retryAfter: response.headers.get('retry-after') };
-    } catch {
-      return { label, sentAt, ms: Date.now() - sentAt, status: 0, body: {}, retryAfter: null };
-    }
-  };
-  const create = (label: string, name: string, idempotencyKey?: string) =>
-    send(label, '/v1/pets', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) },
-      body: JSON.stringify({ name, categoryId: 1 }),
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a silent network partition on %s', (kind) => {
+  describe.each(PARTITION_ENDINGS)('that ends when %s', (ending, end) => {
+    let database: TestDatabase;
+    let proxy: TcpProxy;
+    let app: NestExpressApplication;
+    let base: string;
+    const acknowledged: { id: number; name: string }[] = [];
+
+    /** One request by fetch, timed from the moment it is sent; a hang shows as a 15 s abort. */
+    const send = async (label: string, path: string, init: RequestInit = {}): Promise<Answer> => {
+      const sentAt = Date.now();
+      try {
+        const response = await fetch(base + path, { ...init, headers: { ...AUTH, ...init.headers }, signal: AbortSignal.timeout(15_000) });
+        const body = (await response.json()) as Answer['body'];
+        return { label, sentAt, ms: Date.now() - sentAt, status: response.status, body, retryAfter: response.headers.get('retry-after') };
+      } catch {
+        return { label, sentAt, ms: Date.now() - sentAt, status: 0, body: {}, retryAfter: null };
+      }
+    };
+    const create = (label: string, name: string, idempotencyKey?: string) =>
+      send(label, '/v1/pets', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+
+    beforeAll(async () => {
+      database = await createTestDatabase(kind);
+      const direct = new URL(database.url);
+      proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
+      const viaProxy = new URL(database.url);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      app = await startApp({ ...database, url: viaProxy.href }, { RATE_LIMIT_PER_MINUTE: '0' });
+      base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+      for (let i = 0; i < 3; i++) {
+        const created = await create('before', `Before partition ${i}`);
+        expect(created.status).toBe(201);
+        acknowledged.push(created.body as { id: number; name: string });
+      }
+      // Every pool connection open and idle, as under steady traffic.
+      await Promise.all(Array.from({ length: 20 }, () => send('warm', '/v1/pets')));
+    });
+    afterAll(async () => {
+      await app?.close();
+      await proxy?.close();
+      await database?.drop();
     });
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    const direct = new URL(database.url);
-    proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
-    const viaProxy = new URL(database.url);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    app = await startApp({ ...database, url: viaProxy.href }, { RATE_LIMIT_PER_MINUTE: '0' });
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
-    for (let i = 0; i < 3; i++) {
-      const created = await create('before', `Before partition ${i}`);
-      expect(created.status).toBe(201);
-      acknowledged.push(created.body as { id: number; name: string });
-    }
-    // Every pool connection open and idle, as under steady traffic.
-    await Promise.all(Array.from({ length: 20 }, () => send('warm', '/v1/pets')));
-  });
-  afterAll(async () => {
-    await app?.close();
-    await proxy?.close();
-    await database?.drop();
-  });
+    it('answers every request within 5 s while it lasts, keeps no pool connection poisoned, and heals by itself', async () => {
+      proxy.partition();
+      const partitionedAt = Date.now();
+      const pending: Promise<Answer>[] = [];
+      // Eight seconds of traffic at twice the pool's size in flight, arriving all the time.
+      for (let wave = 0; Date.now() - partitionedAt < 8_000; wave++) {
+        pending.push(
+          send('list', '/v1/pets'),
+          send('get', `/v1/pets/${acknowledged[0].id}`),
+          send('inventory', '/v1/store/inventory'),
+          create('create', `During partition ${wave}`),
+          create('keyed create', `Keyed during partition ${wave}`, `partition-${wave}`),
+          send('unknown key', '/v1/pets', { headers: { Authorization: `Bearer unknown-${wave}` } }),
+        );
+        await new Promise((wait) => setTimeout(wait, 250));
+      }
+      const ready = await send('ready', '/health/ready');
+      const answers = await Promise.all(pending);
 
-  it('answers every request within 5 s while it lasts, keeps no pool connection poisoned, and heals by itself', async () => {
-    proxy.partition();
-    const partitionedAt = Date.now();
-    const pending: Promise<Answer>[] = [];
-    // Eight seconds of traffic at twice the pool's size in flight, arriving all the time.
-    for (let wave = 0; Date.now() - partitionedAt < 8_000; wave++) {
-      pending.push(
-        send('list', '/v1/pets'),
-        send('get', `/v1/pets/${acknowledged[0].id}`),
-        send('inventory', '/v1/store/inventory'),
-        create('create', `During partition ${wave}`),
-        create('keyed create', `Keyed during partition ${wave}`, `partition-${wave}`),
-        send('unknown key', '/v1/pets', { headers: { Authorization: `Bearer unknown-${wave}` } }),
-      );
-      await new Promise((wait) => setTimeout(wait, 250));
-    }
-    const ready = await send('ready', '/health/ready');
-    const answers = await Promise.all(pending);
+      const slow = answers.filter((answer) => answer.ms >= 5_000);
+      expect(slow).toEqual([]);
+      for (const answer of answers) {
+        expect({ label: answer.label, status: answer.status, code: answer.body.code, retryAfter: answer.retryAfter }).toEqual({
+          label: answer.label,
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          retryAfter: '5',
+        });
+        if (answer.label.endsWith('create')) expect(answer.body.message).toMatch(/may have created/);
+      }
+      expect(ready.status).toBe(503);
+      expect(ready.ms).toBeLessThan(5_000);
 
-    const slow = answers.filter((answer) => answer.ms >= 5_000);
-    expect(slow).toEqual([]);
-    for (const answer of answers) {
-      expect({ label: answer.label, status: answer.status, code: answer.body.code, retryAfter: answer.retryAfter }).toEqual({
-        label: answer.label,
-        status: 503,
-        code: 'SERVICE_UNAVAILABLE',
-        retryAfter: '5',
-      });
-      if (answer.label.endsWith('create')) expect(answer.body.message).toMatch(/may have created/);
-    }
-    expect(ready.status).toBe(503);
-    expect(ready.ms).toBeLessThan(5_000);
+      end(proxy);
+      const restoredAt = Date.now();
+      let healed: Answer;
+      for (healed = await send('heal', '/v1/pets'); healed.status !== 200; healed = await send('heal', '/v1/pets')) {
+        expect(Date.now() - restoredAt).toBeLessThan(10_000);
+        await new Promise((wait) => setTimeout(wait, 100));
+      }
+      // Healed means the whole pool: a burst twice its size is answered at once, none waiting on a dead connection.
+      const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? send('burst', '/v1/pets') : create('burst', `After ${i}`))));
+      expect(burst.map((answer) => answer.status).sort()).toEqual([...Array(10).fill(200), ...Array(10).fill(201)].sort());
+      expect(Math.max(...burst.map((answer) => answer.ms))).toBeLessThan(2_000);
+      expect((await send('ready', '/health/ready')).status).toBe(200);
+      // ...and no connection is left holding a query that will never be answered.
+      const inUse = async () => Number(/petstore_db_pool_connections\{state="in_use"\} (\d+)/.exec(await (await fetch(`${base}/metrics`)).text())?.[1]);
+      for (const settleBy = Date.now() + 5_000; (await inUse()) !== 0; ) {
+        expect({ inUse: await inUse(), waited: Date.now() < settleBy }).toEqual({ inUse: expect.any(Number), waited: true });
+        await new Promise((wait) => setTimeout(wait, 200));
+      }
 
-    proxy.restore();
-    const restoredAt = Date.now();
-    let healed: Answer;
-    for (healed = await send('heal', '/v1/pets'); healed.status !== 200; healed = await send('heal', '/v1/pets')) {
-      expect(Date.now() - restoredAt).toBeLessThan(10_000);
-      await new Promise((wait) => setTimeout(wait, 100));
-    }
-    // Healed means the whole pool: a burst twice its size is answered at once, none waiting on a dead connection.
-    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? send('burst', '/v1/pets') : create('burst', `After ${i}`))));
-    expect(burst.map((answer) => answer.status).sort()).toEqual([...Array(10).fill(200), ...Array(10).fill(201)].sort());
-    expect(Math.max(...burst.map((answer) => answer.ms))).toBeLessThan(2_000);
-    expect((await send('ready', '/health/ready')).status).toBe(200);
+      // Every acknowledged write reads back; a create answered "may have created" may or may not exist.
+      const listed: { id: number }[] = [];
+      for (let cursor = '/v1/pets?limit=100'; cursor; ) {
+        const page = await fetch(base + cursor, { headers: AUTH });
+        listed.push(...((await page.json()) as { id: number }[]));
+        cursor = /<[^>]*(\/v1\/pets\?[^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? '';
+      }
+      for (const pet of [...acknowledged, ...burst.filter((answer) => answer.status === 201).map((answer) => answer.body as { id: number })]) {
+        expect(listed).toContainEqual(expect.objectContaining(pet));
+      }
 
-    // Every acknowledged write reads back; a create answered "may have created" may or may not exist.
-    const listed: { id: number }[] = [];
-    for (let cursor = '/v1/pets?limit=100'; cursor; ) {
-      const page = await fetch(base + cursor, { headers: AUTH });
-      listed.push(...((await page.json()) as { id: number }[]));
-      cursor = /<[^>]*(\/v1\/pets\?[^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? '';
-    }
-    for (const pet of [...acknowledged, ...burst.filter((answer) => answer.status === 201).map((answer) => answer.body as { id: number })]) {
-      expect(listed).toContainEqual(expect.objectContaining(pet));
-    }
-
-    if (process.env.PRINT_OUTAGE_FIGURES) {
-      const first503 = Math.min(...answers.map((answer) => answer.sentAt + answer.ms)) - partitionedAt;
-      process.stdout.write(
-        `partition: ${answers.length} requests, first 503 after ${first503} ms, slowest ${Math.max(...answers.map((a) => a.ms))} ms, ` +
-          `median ${answers.map((a) => a.ms).sort((a, b) => a - b)[answers.length >> 1]} ms; healed ${healed.sentAt + healed.ms - restoredAt} ms after restore; ` +
-          `burst slowest ${Math.max(...burst.map((a) => a.ms))} ms\n`,
-      );
-    }
+      if (process.env.PRINT_OUTAGE_FIGURES) {
+        const first503 = Math.min(...answers.map((answer) => answer.sentAt + answer.ms)) - partitionedAt;
+        process.stdout.write(
+          `partition: ${answers.length} requests, first 503 after ${first503} ms, slowest ${Math.max(...answers.map((a) => a.ms))} ms, ` +
+            `median ${answers.map((a) => a.ms).sort((a, b) => a - b)[answers.length >> 1]} ms; healed ${healed.sentAt + healed.ms - restoredAt} ms after restore; ` +
+            `burst slowest ${Math.max(...burst.map((a) => a.ms))} ms (${ending})\n`,
+        );
+      }
+    });
   });
 });
 

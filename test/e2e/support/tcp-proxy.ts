@@ -6,12 +6,15 @@ import { createServer, type AddressInfo, type Server, type Socket, connect } fro
  * once; `cut('silent')` drops them and then accepts new ones without ever answering, like a
  * network that lost its route. `partition()` is a silent partition (a failover, a dropped route):
  * every connection stays open on both sides and nothing crosses, in either direction, until
- * `restore()` delivers what was held and passes traffic again.
+ * `restore()` delivers what was held and passes traffic again; `failOver()` passes traffic on new
+ * connections while the ones open during the partition stay open and silent for ever.
  */
 export class TcpProxy {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private state: 'open' | 'reset' | 'silent' | 'partitioned' = 'open';
+  /** Connections a fail-over left behind: open, and nothing ever crosses them again. */
+  private readonly dead = new WeakSet<Socket>();
   /** What crossed neither way during a partition, in order. */
   private readonly held: (() => void)[] = [];
 
@@ -40,6 +43,12 @@ export class TcpProxy {
 
   partition(): void {
     this.state = 'partitioned';
+  }
+
+  failOver(): void {
+    for (const socket of this.sockets) this.dead.add(socket);
+    this.held.splice(0);
+    this.state = 'open';
   }
 
   restore(): void {
@@ -73,6 +82,7 @@ export class TcpProxy {
 
   private relay(from: Socket, to: Socket): void {
     from.on('data', (chunk) => {
+      if (this.dead.has(from)) return;
       if (this.state === 'partitioned') this.held.push(() => to.write(chunk));
       else to.write(chunk);
     });
