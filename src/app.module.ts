@@ -9,6 +9,7 @@ import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PetsModule } from './pets/pets.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { RedisModule } from './redis/redis.module.js';
 import { StoreModule } from './store/store.module.js';
 
 @Module({})
@@ -21,6 +22,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(config),
         DatabaseModule,
+        RedisModule,
         // Guards run in the order their modules are imported: the key first, then its rate.
         AuthModule,
         RateLimitModule,

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { SharedRedis } from '../redis/shared-redis.js';
 import { hashApiKey } from './api-key-secret.js';
 import { ApiKeyInvalidException, ApiKeyMissingException } from './api-key.exceptions.js';
 import type { ApiKeyPrincipal } from './api-key.principal.js';
@@ -12,6 +13,9 @@ import { FailedAuthentications } from './failed-authentications.js';
 const LAST_USED_INTERVAL_MS = 60_000;
 /** Unknown keys are remembered too, so a stream of made-up keys cannot reach the database; bounded. */
 const MAX_CACHED_KEYS = 10_000;
+
+/** The Redis channel revocations are announced on; the message is the key's id. */
+export const REVOCATIONS_CHANNEL = 'revocations';
 
 /** The principal id of a bootstrap key: stable across restarts and instances, and not the key. */
 export function bootstrapKeyId(key: string): string {
@@ -35,22 +39,36 @@ interface CacheEntry {
  * authenticating costs no database round trip and a revocation reaches every instance within it.
  */
 @Injectable()
-export class ApiKeyService {
+export class ApiKeyService implements OnModuleInit {
   private readonly logger = new Logger('ApiKeyService');
   private readonly bootstrapKeys: readonly { hash: Buffer; principal: ApiKeyPrincipal }[];
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastUseRecorded = new Map<number, number>();
+  /** The hash each stored key was found by, so that a revocation can drop its cache entry. */
+  private readonly hashById = new Map<number, string>();
   private readonly failures: FailedAuthentications;
 
   constructor(
     private readonly config: AppConfig,
     private readonly store: ApiKeyStore,
+    private readonly redis: SharedRedis,
   ) {
     this.bootstrapKeys = config.apiKeys.map((key) => ({
       hash: Buffer.from(hashApiKey(key), 'hex'),
       principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS' },
     }));
     this.failures = new FailedAuthentications(config.authFailuresPerMinute);
+  }
+
+  /** With REDIS_URL, a revocation announced by the CLI reaches this instance at once, not after the cache's time. */
+  onModuleInit(): void {
+    this.redis.subscribe(REVOCATIONS_CHANNEL, (message) => this.forget(Number(message)));
+  }
+
+  /** Drops what this instance remembers of a stored key, so its next use asks the database. */
+  forget(id: number): void {
+    const hash = this.hashById.get(id);
+    if (hash !== undefined) this.cache.delete(hash);
   }
 
   /**
@@ -102,6 +120,7 @@ export class ApiKeyService {
       if (!row || row.revokedAt || !timingSafeEqual(Buffer.from(row.keyHash, 'hex'), Buffer.from(hash, 'hex'))) {
         return undefined;
       }
+      this.hashById.set(row.id, hash);
       return { id: row.id, principal: { keyId: `key-${row.id}`, name: row.name } };
     } catch (error) {
       // A failed lookup decides nothing: the next request asks again.

@@ -6,7 +6,10 @@
 import { DataSource } from 'typeorm';
 import { ApiKey } from '../auth/api-key.entity.js';
 import { ApiKeyStore, InvalidApiKeyNameError } from '../auth/api-key.store.js';
-import { ConfigError, loadAppConfig } from '../config/app-config.js';
+import { Logger } from '@nestjs/common';
+import { REVOCATIONS_CHANNEL } from '../auth/api-key.service.js';
+import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
+import { SharedRedis } from '../redis/shared-redis.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 
 const USAGE = 'usage: npm run apikey -- create NAME | list | revoke ID';
@@ -37,8 +40,7 @@ function parseArguments(args: readonly string[]): Command {
   throw new CliError(USAGE, 2);
 }
 
-async function openStore(): Promise<{ store: ApiKeyStore; close: () => Promise<void> }> {
-  const config = loadAppConfig(process.env);
+async function openStore(config: AppConfig): Promise<{ store: ApiKeyStore; close: () => Promise<void> }> {
   const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
   try {
     await dataSource.initialize();
@@ -48,7 +50,7 @@ async function openStore(): Promise<{ store: ApiKeyStore; close: () => Promise<v
   return { store: new ApiKeyStore(dataSource.getRepository(ApiKey)), close: () => dataSource.destroy() };
 }
 
-async function execute(command: Command, store: ApiKeyStore): Promise<void> {
+async function execute(command: Command, store: ApiKeyStore, config: AppConfig): Promise<void> {
   switch (command.run) {
     case 'create': {
       const { apiKey, key } = await store.create(command.name);
@@ -62,12 +64,26 @@ async function execute(command: Command, store: ApiKeyStore): Promise<void> {
     case 'revoke': {
       const apiKey = await store.revoke(command.id);
       if (!apiKey) throw new CliError(`no API key has ID ${command.id}`, 1);
+      const within = (await announceRevocation(apiKey.id, config)) ? '1 second' : '30 seconds';
       process.stdout.write(
         `Revoked API key ${apiKey.id} "${apiKey.name}" (${apiKey.prefix}…) at ${formatDate(apiKey.revokedAt)}; ` +
-          'every instance refuses it within 30 seconds.\n',
+          `every instance refuses it within ${within}.\n`,
       );
       return;
     }
+  }
+}
+
+/** With REDIS_URL, tells every instance at once; false when there is no Redis to tell, or it did not answer. */
+async function announceRevocation(id: number, config: AppConfig): Promise<boolean> {
+  if (!config.redis) return false;
+  const redis = new SharedRedis(config);
+  try {
+    const told = (await redis.whenReady(2_000)) && (await redis.publish(REVOCATIONS_CHANNEL, String(id)));
+    if (!told) process.stderr.write('apikey: Redis could not be reached; instances notice the revocation within their key cache time\n');
+    return told;
+  } finally {
+    await redis.onApplicationShutdown();
   }
 }
 
@@ -94,9 +110,10 @@ function formatDate(date: Date | null, absent = ''): string {
 async function main(args: readonly string[]): Promise<number> {
   try {
     const command = parseArguments(args);
-    const { store, close } = await openStore();
+    const config = loadAppConfig(process.env);
+    const { store, close } = await openStore(config);
     try {
-      await execute(command, store);
+      await execute(command, store, config);
     } finally {
       await close();
     }
@@ -113,4 +130,6 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
+// The tool says what matters itself; Nest's console logger (used by SharedRedis) would only add noise.
+Logger.overrideLogger(false);
 process.exitCode = await main(process.argv.slice(2));

@@ -27,6 +27,8 @@ export abstract class AppConfig {
   abstract readonly stagingBaseUrl?: string;
   abstract readonly migrationsRun: boolean;
   abstract readonly rateLimitPerMinute: number;
+  /** Shared rate limit and revocations across instances (see src/redis/); unset: each instance alone. */
+  abstract readonly redis?: RedisConfig;
   /** Failed authentications one client address may make per minute before it gets 429 (0: no limit). */
   abstract readonly authFailuresPerMinute: number;
   /** How long clients may take over their connections (see src/http/client-connections.ts). */
@@ -37,6 +39,12 @@ export abstract class AppConfig {
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   abstract readonly metricsToken?: string;
   abstract readonly production: boolean;
+}
+
+export interface RedisConfig {
+  readonly url: string;
+  /** Put before every key and channel name, so that several deployments (or test runs) can share one Redis. */
+  readonly keyPrefix: string;
 }
 
 export interface ConnectionBounds {
@@ -90,6 +98,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       () => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 6000, 0, 1_000_000),
       0,
     ),
+    redis: read(() => parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX), undefined),
     authFailuresPerMinute: read(
       () => parseInteger('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 100, 0, 1_000_000),
       0,
@@ -117,6 +126,18 @@ function parseInteger(name: string, raw: string | undefined, fallback: number, m
     throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+/** `redis://[user:password@]host[:port][/db]` or `rediss://…`; messages never repeat a password. */
+function parseRedis(raw: string | undefined, prefix: string | undefined): RedisConfig | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const url = URL.parse(raw);
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname || !/^\/?\d*$/.test(url.pathname)) {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL, as in redis://redis:6379 or redis://host:6379/2');
+  }
+  const keyPrefix = prefix === undefined || prefix === '' ? 'petstore:' : prefix;
+  if (!/^[\x21-\x7e]{1,64}$/.test(keyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX must be 1 to 64 visible ASCII characters');
+  return { url: raw, keyPrefix };
 }
 
 function parseConnectionBounds(env: Env): ConnectionBounds {

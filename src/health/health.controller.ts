@@ -1,7 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, type HealthCheckResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  type HealthCheckResult,
+  type HealthIndicatorResult,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator.js';
+import { SharedRedis } from '../redis/shared-redis.js';
 
 /** For load balancers and orchestrators: no key, outside /v1 and outside the API's document. */
 @Public()
@@ -11,6 +18,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: SharedRedis,
   ) {}
 
   /** The process answers. */
@@ -20,10 +28,23 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** The database answers within 2 s; otherwise 503 SERVICE_UNAVAILABLE. */
+  /** The database answers within 2 s; otherwise 503 SERVICE_UNAVAILABLE. Redis, when configured, is reported beside it. */
   @Get('ready')
   @HealthCheck()
   ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 2_000 })]);
+    return this.health.check([
+      () => this.database.pingCheck('database', { timeout: 2_000 }),
+      ...(this.redis.configured ? [() => this.redisStatus()] : []),
+    ]);
+  }
+
+  /**
+   * Reported, never failing readiness: without Redis an instance still serves (it counts the rate
+   * limit alone), so taking instances out of the load balancer for it would make Redis a single
+   * point of failure.
+   */
+  private async redisStatus(): Promise<HealthIndicatorResult> {
+    const shared = await this.redis.ping();
+    return { redis: { status: 'up', shared, ...(shared ? {} : { message: 'unreachable: each instance counts the rate limit alone' }) } };
   }
 }

@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { routeOf } from '../logging/http-logger.js';
+import { SharedRedis } from '../redis/shared-redis.js';
 
 /** The parts of a mysql2 pool the gauges read. They are not public API: read defensively. */
 interface Mysql2Pool {
@@ -35,8 +36,27 @@ export class HttpMetrics {
     registers: [this.registry],
   });
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, redis: SharedRedis) {
     collectDefaultMetrics({ register: this.registry });
+    if (redis.configured) {
+      new Gauge({
+        name: 'petstore_redis_shared',
+        help: '1 while the rate limit is counted in Redis for all instances, 0 while each instance counts alone.',
+        registers: [this.registry],
+        collect() {
+          this.set(redis.shared ? 1 : 0);
+        },
+      });
+      new Counter({
+        name: 'petstore_redis_errors_total',
+        help: 'Redis commands and connections that failed or timed out.',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(redis.errors);
+        },
+      });
+    }
     const pool = () => (dataSource.driver as { pool?: Mysql2Pool }).pool;
     new Gauge({
       name: 'petstore_db_pool_connections',

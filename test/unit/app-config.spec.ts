@@ -13,6 +13,7 @@ describe('loadAppConfig', () => {
       stagingBaseUrl: undefined,
       migrationsRun: true,
       rateLimitPerMinute: 6000,
+      redis: undefined,
       authFailuresPerMinute: 100,
       connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 0 },
       logLevel: 'info',
@@ -34,6 +35,11 @@ describe('loadAppConfig', () => {
     ['sqlite::memory:', ':memory:'],
   ])('reads %s as the SQLite file %s', (url, file) => {
     expect(loadAppConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'sqlite', file });
+  });
+
+  it('reads REDIS_URL with a key prefix, petstore: by default', () => {
+    expect(loadAppConfig({ REDIS_URL: 'redis://cache:6379/2' }).redis).toEqual({ url: 'redis://cache:6379/2', keyPrefix: 'petstore:' });
+    expect(loadAppConfig({ REDIS_URL: 'rediss://u:p@cache', REDIS_KEY_PREFIX: 'shop:' }).redis).toEqual({ url: 'rediss://u:p@cache', keyPrefix: 'shop:' });
   });
 
   it('splits API_KEYS on commas and drops blanks', () => {
@@ -60,6 +66,9 @@ describe('loadAppConfig', () => {
     [{ MIGRATIONS_RUN: 'yes' }, /MIGRATIONS_RUN must be true or false/],
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, /RATE_LIMIT_PER_MINUTE must be an integer/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    [{ REDIS_URL: 'redis://cache:6379/x' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    [{ REDIS_URL: 'redis://cache:6379', REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be/],
     [{ AUTH_FAILURES_PER_MINUTE: '-5' }, /AUTH_FAILURES_PER_MINUTE must be an integer from 0/],
     [{ HEADERS_TIMEOUT_MS: '0' }, /HEADERS_TIMEOUT_MS must be an integer from 1/],
     [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }, /HEADERS_TIMEOUT_MS \(20000\) must not exceed REQUEST_TIMEOUT_MS \(10000\)/],

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'cjs-module-lexer';
+import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 
 /** The MySQL server the e2e suite makes its own databases on. */
@@ -10,6 +11,13 @@ export function mysqlServerUrl(): string {
 
 /** Set here, once the server has been asked; read by the test files. */
 export const MYSQL_PROBE_VARIABLE = 'PETSTORE_E2E_MYSQL';
+
+/** The Redis server the tests of several instances use (each run with its own key prefix). */
+export function redisServerUrl(): string {
+  return process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+}
+
+export const REDIS_PROBE_VARIABLE = 'PETSTORE_E2E_REDIS';
 
 /** Where the ES-module copies below are written; jest.config.js maps the packages to them. */
 export const ESM_COPIES = resolve('node_modules/.cache/petstore-esm-copies');
@@ -50,6 +58,7 @@ async function writeEsmCopy(packageName: string): Promise<void> {
  */
 export default async function globalSetup(): Promise<void> {
   await writeEsmCopy('@nestjs/throttler');
+  await probeRedis();
   const url = mysqlServerUrl();
   try {
     const connection = await mysql.createConnection({ uri: url, connectTimeout: 3_000 });
@@ -70,6 +79,23 @@ export default async function globalSetup(): Promise<void> {
     if (process.env.CI === 'true') throw new Error(`${banner}\nCI=true: the MySQL half of the suite is required.`);
     process.stderr.write(banner);
     process.env[MYSQL_PROBE_VARIABLE] = 'unavailable';
+  }
+}
+
+/** Whether the Redis tests can run: without a server they are passed over loudly, and under CI that is a failure. */
+async function probeRedis(): Promise<void> {
+  const redis = new Redis(redisServerUrl(), { connectTimeout: 3_000, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+  try {
+    await redis.connect();
+    await redis.ping();
+    process.env[REDIS_PROBE_VARIABLE] = 'available';
+  } catch (error) {
+    const banner = `\n#  Redis e2e tests DID NOT RUN: no Redis answers at ${redact(redisServerUrl())} (${error instanceof Error ? error.message : error}).\n`;
+    if (process.env.CI === 'true') throw new Error(`${banner}CI=true: the Redis tests are required.`);
+    process.stderr.write(banner);
+    process.env[REDIS_PROBE_VARIABLE] = 'unavailable';
+  } finally {
+    redis.disconnect();
   }
 }
 

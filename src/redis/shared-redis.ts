@@ -1,0 +1,140 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis, type RedisOptions } from 'ioredis';
+import { AppConfig } from '../config/app-config.js';
+
+/** A command that does not answer within this is given up: no request waits longer on Redis. */
+const COMMAND_TIMEOUT_MS = 250;
+/** After a failure, Redis is left alone this long (requests use each instance's own state meanwhile). */
+const REST_AFTER_FAILURE_MS = 1_000;
+
+const OPTIONS: RedisOptions = {
+  connectTimeout: 1_000,
+  // Reconnects for ever, never more than 2 s apart.
+  retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+};
+
+/**
+ * One fixed-window count in Redis, atomically: the key's hits in its window, the milliseconds left
+ * in it, and whether the hit was refused. A refused hit is not counted, as in the local counter.
+ */
+const RATE_LIMIT_HIT = `
+local hits = tonumber(redis.call('GET', KEYS[1]) or '0')
+if hits >= tonumber(ARGV[2]) then return {hits + 1, redis.call('PTTL', KEYS[1]), 1} end
+hits = redis.call('INCR', KEYS[1])
+if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {hits, redis.call('PTTL', KEYS[1]), 0}`;
+
+interface SharedCommands {
+  rateLimitHit(key: string, windowMs: number, limit: number): Promise<[number, number, number]>;
+}
+
+/**
+ * The service's Redis when REDIS_URL is set: an accelerator that lets instances share the rate
+ * limit and hear of revocations at once, never something a request depends on. Commands fail fast
+ * (no queue while disconnected, 250 ms at most), a failure leaves Redis alone for a second, and
+ * the caller falls back to the instance's own state. The outage and the recovery are logged once.
+ */
+@Injectable()
+export class SharedRedis implements OnApplicationShutdown {
+  private readonly logger = new Logger('SharedRedis');
+  private readonly client?: Redis & SharedCommands;
+  private subscriber?: Redis;
+  private readonly url?: string;
+  private readonly prefix: string;
+  private restUntil = 0;
+  /** Whether the last contact with Redis worked (false while it is away). */
+  private reachable = true;
+  /** Commands that failed or timed out since the start (for /metrics). */
+  errors = 0;
+
+  constructor(config: AppConfig) {
+    this.prefix = config.redis?.keyPrefix ?? '';
+    this.url = config.redis?.url;
+    if (!config.redis) return;
+    const client = new Redis(config.redis.url, { ...OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    client.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: RATE_LIMIT_HIT });
+    client.on('error', (error: Error) => this.failed(error));
+    this.client = client as Redis & SharedCommands;
+  }
+
+  /** Whether REDIS_URL is set. */
+  get configured(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Whether instances share the rate limit right now. */
+  get shared(): boolean {
+    return this.configured && this.reachable && Date.now() >= this.restUntil;
+  }
+
+  /** Counts a hit in a shared fixed window; undefined when Redis could not be asked. */
+  rateLimitHit(key: string, windowMs: number, limit: number): Promise<[number, number, number] | undefined> {
+    return this.run((client) => client.rateLimitHit(`${this.prefix}rate:${key}`, windowMs, limit));
+  }
+
+  /** Whether Redis answers a PING now (for readiness). */
+  async ping(): Promise<boolean> {
+    return (await this.run((client) => client.ping())) === 'PONG';
+  }
+
+  /** Resolves once connected, or with false after `timeoutMs` (commands sent before then are not queued). */
+  async whenReady(timeoutMs: number): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    if (client.status === 'ready') return true;
+    return new Promise((settle) => {
+      const timer = setTimeout(() => settle(false), timeoutMs);
+      client.once('ready', () => {
+        clearTimeout(timer);
+        settle(true);
+      });
+    });
+  }
+
+  /** Tells every instance; false when Redis could not be reached. */
+  async publish(channel: string, message: string): Promise<boolean> {
+    return (await this.run((client) => client.publish(`${this.prefix}${channel}`, message))) !== undefined;
+  }
+
+  /** Calls `onMessage` for every message on the channel, from now on and after every reconnect. */
+  subscribe(channel: string, onMessage: (message: string) => void): void {
+    if (!this.url) return;
+    // Its own connection (a subscribed one can do nothing else); it waits for Redis, and ioredis
+    // renews the subscription after every reconnect.
+    this.subscriber ??= new Redis(this.url, { ...OPTIONS, maxRetriesPerRequest: null }).on('error', () => undefined);
+    const name = `${this.prefix}${channel}`;
+    this.subscriber.on('message', (from: string, message: string) => from === name && onMessage(message));
+    this.subscriber.subscribe(name).catch((error: Error) => this.logger.warn(`cannot subscribe to ${name}: ${error.message}`));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.client?.disconnect();
+    this.subscriber?.disconnect();
+  }
+
+  private async run<T>(command: (client: Redis & SharedCommands) => Promise<T>): Promise<T | undefined> {
+    if (!this.client || Date.now() < this.restUntil) return undefined;
+    try {
+      const result = await command(this.client);
+      if (!this.reachable) {
+        this.reachable = true;
+        this.logger.log('Redis answers again: the rate limit is shared and revocations are heard at once');
+      }
+      return result;
+    } catch (error) {
+      this.failed(error as Error);
+      return undefined;
+    }
+  }
+
+  private failed(error: Error): void {
+    this.errors++;
+    this.restUntil = Date.now() + REST_AFTER_FAILURE_MS;
+    if (!this.reachable) return;
+    this.reachable = false;
+    this.logger.warn(
+      `Redis cannot be reached (${error.message}): each instance counts the rate limit alone, and a revocation ` +
+        'takes up to API_KEY_CACHE_MS, until it is back',
+    );
+  }
+}

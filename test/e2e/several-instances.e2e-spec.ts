@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { redisServerUrl, REDIS_PROBE_VARIABLE } from './support/global-setup.js';
+import { runApiKeyCli } from './support/service-process.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+import { useServiceProcesses } from './support/use-service-processes.js';
+
+/** The `r` (remaining) of a `RateLimit: "per-key";r=…;t=…` header. */
+const remaining = (response: Response) => Number(/;r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1]);
+
+// Several instances need MySQL (the SQLite file is for one) and Redis.
+const KINDS = process.env[REDIS_PROBE_VARIABLE] === 'available' ? DATABASE_KINDS.filter((kind) => kind === 'mysql') : [];
+
+describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
+  const processes = useServiceProcesses();
+  // Keys and channels of this run only, so parallel runs never share counters; removed afterwards.
+  const prefix = `petstore-e2e-${process.pid}-${randomBytes(4).toString('hex')}:`;
+  let database: TestDatabase;
+  let redisProxy: TcpProxy;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const redis = new URL(redisServerUrl());
+    redisProxy = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
+    env = { DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}${redis.pathname}`, REDIS_KEY_PREFIX: prefix };
+  });
+  afterAll(async () => {
+    await redisProxy?.close();
+    await database?.drop();
+    const redis = new Redis(redisServerUrl());
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  /** Three service processes on one database and one Redis; the first applies the migrations. */
+  async function startThree(extra: Record<string, string>): Promise<string[]> {
+    const bases: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const service = await processes.spawn({ ...env, ...extra, MIGRATIONS_RUN: String(i === 0) });
+      bases.push(await service.listening());
+    }
+    return bases;
+  }
+
+  it('holds a key to its limit across all three: 60 of 90 requests answered, RateLimit counting down together', async () => {
+    const key = `shared-limit-${randomBytes(6).toString('hex')}`;
+    const bases = await startThree({ API_KEYS: key, RATE_LIMIT_PER_MINUTE: '60' });
+    const answers: { status: number; remaining: number }[] = [];
+    for (let i = 0; i < 90; i++) {
+      const response = await fetch(`${bases[i % 3]}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
+      await response.arrayBuffer();
+      answers.push({ status: response.status, remaining: remaining(response) });
+    }
+    const served = answers.filter((answer) => answer.status !== 429);
+    expect(served.map((answer) => answer.status)).toEqual(Array(60).fill(200));
+    expect(served.map((answer) => answer.remaining)).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i));
+    expect(answers.slice(60)).toEqual(Array(30).fill({ status: 429, remaining: 0 }));
+  });
+
+  it('refuses a key revoked through the CLI on all three within 1 s', async () => {
+    const bases = await startThree({});
+    const created = await runApiKeyCli(['create', 'revoked-everywhere'], env);
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    const id = /Created API key (\d+)/.exec(created.stderr)![1];
+    for (const base of bases) expect((await fetch(`${base}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+
+    const revoked = await runApiKeyCli(['revoke', id], env);
+    expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining('within 1 second') });
+    const revokedAt = Date.now();
+    const refusedAfter = await Promise.all(
+      bases.map(async (base) => {
+        while ((await fetch(`${base}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status !== 401) {
+          if (Date.now() - revokedAt > 5_000) return Infinity;
+          await new Promise((wait) => setTimeout(wait, 50));
+        }
+        return Date.now() - revokedAt;
+      }),
+    );
+    expect(Math.max(...refusedAfter)).toBeLessThan(1_000);
+    if (process.env.PRINT_REDIS_FIGURES) process.stdout.write(`revocation: refused by the three after ${refusedAfter.join(', ')} ms\n`);
+  });
+
+  it.each([
+    ['refuses connections', (proxy: TcpProxy) => proxy.cut('reset')],
+    ['goes silent', (proxy: TcpProxy) => proxy.partition()],
+  ])('serves on when Redis %s mid-traffic, no answer slower than 1 s, and shares the count again once it is back', async (_, cut) => {
+    const key = `redis-cut-${randomBytes(6).toString('hex')}`;
+    const bases = await startThree({ API_KEYS: key, RATE_LIMIT_PER_MINUTE: '100000' });
+    const send = async (i: number) => {
+      const started = Date.now();
+      const response = await fetch(`${bases[i % 3]}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
+      await response.arrayBuffer();
+      return { status: response.status, ms: Date.now() - started, remaining: remaining(response) };
+    };
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push(await send(i));
+    cut(redisProxy);
+    for (let i = 0, until = Date.now() + 3_000; Date.now() < until; i++) answers.push(await send(i));
+    redisProxy.restore();
+    expect(answers.filter((answer) => answer.status !== 200 || answer.ms >= 1_000)).toEqual([]);
+    if (process.env.PRINT_REDIS_FIGURES) {
+      process.stdout.write(`redis ${_}: ${answers.length} requests, slowest ${Math.max(...answers.map((a) => a.ms))} ms\n`);
+    }
+
+    // Back: each instance says so in its readiness, then one count again runs across all three.
+    for (const base of bases) {
+      const shared = async () => ((await (await fetch(`${base}/health/ready`)).json()) as { details?: { redis?: { shared?: boolean } } }).details?.redis?.shared;
+      for (let tries = 0; !(await shared()); tries++) {
+        expect(tries).toBeLessThan(50);
+        await new Promise((wait) => setTimeout(wait, 100));
+      }
+    }
+    const after = [];
+    for (let i = 0; i < 6; i++) after.push(await send(i));
+    expect(after.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    for (let i = 1; i < after.length; i++) expect(after[i].remaining).toBe(after[i - 1].remaining - 1);
+  });
+});
