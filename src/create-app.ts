@@ -9,6 +9,7 @@ import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
 import { answerDeadline } from './http/answer-deadline.js';
 import { boundClientConnections } from './http/client-connections.js';
 import { requestId } from './http/request-id.js';
+import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
 import { HTTP_LOGGER } from './logging/logging.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 
@@ -27,6 +28,11 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     logger: false,
   });
   app.disable('x-powered-by');
+  // Absolute URLs (Location, Link): from PUBLIC_BASE_URL, or from the request, trusting
+  // X-Forwarded-* only from the hops TRUST_PROXY names (Express's own setting; it also decides
+  // which address failed authentications are counted against).
+  app.set(PUBLIC_BASE_URL_SETTING, config.publicBaseUrl);
+  app.set('trust proxy', config.trustProxy);
   // Express would hash every response body for a weak ETag that no API client revalidates with.
   app.set('etag', false);
   // Ahead of the documents and of Nest's routes, so that every response has an X-Request-Id, is

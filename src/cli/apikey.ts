@@ -3,14 +3,14 @@
  * without the service running. `npm run apikey -- create NAME | list | revoke ID`.
  * Exit codes: 0 done, 1 failed (database, unknown id), 2 used wrongly.
  */
+import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiKey } from '../auth/api-key.entity.js';
-import { ApiKeyStore, InvalidApiKeyNameError } from '../auth/api-key.store.js';
-import { Logger } from '@nestjs/common';
 import { REVOCATIONS_CHANNEL } from '../auth/api-key.service.js';
+import { ApiKeyStore, InvalidApiKeyNameError } from '../auth/api-key.store.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
-import { SharedRedis } from '../redis/shared-redis.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { SharedRedis } from '../redis/shared-redis.js';
 
 const USAGE = 'usage: npm run apikey -- create NAME | list | revoke ID';
 

@@ -7,6 +7,8 @@
  * one line before Nest starts, which a module-level validator cannot do.
  */
 
+import { isIP } from 'node:net';
+
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
   | { kind: 'mysql'; url: string; poolSize: number };
@@ -25,6 +27,8 @@ export abstract class AppConfig {
   abstract readonly apiKeyCacheMs: number;
   abstract readonly publicBaseUrl?: string;
   abstract readonly stagingBaseUrl?: string;
+  /** Express's `trust proxy`: which hops may set X-Forwarded-Proto/-Host/-For (false: none). */
+  abstract readonly trustProxy: boolean | number | string;
   abstract readonly migrationsRun: boolean;
   abstract readonly rateLimitPerMinute: number;
   /** Shared rate limit and revocations across instances (see src/redis/); unset: each instance alone. */
@@ -93,6 +97,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     apiKeyCacheMs: read(() => parseInteger('API_KEY_CACHE_MS', env.API_KEY_CACHE_MS, 30_000, 0, 30_000), 0),
     publicBaseUrl: read(() => parseBaseUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL), undefined),
     stagingBaseUrl: read(() => parseBaseUrl('STAGING_BASE_URL', env.STAGING_BASE_URL), undefined),
+    trustProxy: read(() => parseTrustProxy(env.TRUST_PROXY), false),
     migrationsRun: read(() => parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true), true),
     rateLimitPerMinute: read(
       () => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 6000, 0, 1_000_000),
@@ -153,6 +158,30 @@ function parseConnectionBounds(env: Env): ConnectionBounds {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${bounds.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${bounds.requestTimeoutMs})`);
   }
   return bounds;
+}
+
+/**
+ * Express's trust-proxy values: `true`/`false`, a number of hops, or a comma-separated list of
+ * addresses, subnets (CIDR) and the names `loopback`, `linklocal`, `uniquelocal`.
+ */
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const valid = (token: string) => {
+    const [address, bits, ...rest] = token.split('/');
+    const family = isIP(address);
+    const maxBits = family === 4 ? 32 : 128;
+    return (
+      ['loopback', 'linklocal', 'uniquelocal'].includes(token) ||
+      (family !== 0 && rest.length === 0 && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits)))
+    );
+  };
+  const tokens = raw.split(',').map((token) => token.trim());
+  if (!tokens.every(valid)) {
+    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or addresses, subnets and loopback/linklocal/uniquelocal (got "${raw}")`);
+  }
+  return tokens.join(',');
 }
 
 function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {

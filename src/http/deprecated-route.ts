@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Observable } from 'rxjs';
-import { requestOrigin } from './request-origin.js';
+import { absoluteUrl } from './request-origin.js';
 
 export interface Deprecation {
   /** When the operation was first shipped as deprecated. */
@@ -22,7 +22,7 @@ export function DeprecatedRoute(deprecation: Deprecation): MethodDecorator {
 }
 
 class DeprecationHeaders implements NestInterceptor {
-  // The same for every response; only the successor's origin depends on the request.
+  // The same for every response; only the successor's absolute URL may depend on the request.
   private readonly deprecationHeader: string;
   private readonly sunsetHeader: string;
   private readonly successor: string;
@@ -38,7 +38,7 @@ class DeprecationHeaders implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     response.setHeader('Deprecation', this.deprecationHeader);
     response.setHeader('Sunset', this.sunsetHeader);
-    response.append('Link', `<${requestOrigin(request)}${this.successor}>; rel="successor-version"`);
+    response.append('Link', `<${absoluteUrl(request, this.successor)}>; rel="successor-version"`);
     return next.handle();
   }
 }

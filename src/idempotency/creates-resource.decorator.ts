@@ -12,7 +12,7 @@ import { ApiHeader, ApiResponse, type HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import { ErrorDto } from '../http/error.dto.js';
-import { requestOrigin } from '../http/request-origin.js';
+import { absoluteUrl } from '../http/request-origin.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 
 /** The headers of a 201 from a CreatesResource operation, for its ApiCreatedResponse. */
@@ -69,10 +69,10 @@ class LocationHeader implements NestInterceptor {
     const request = context.switchToHttp().getRequest<Request>();
     const response = context.switchToHttp().getResponse<Response>();
     // Before anything is created: a Host that cannot form the URL is a 400 that changes nothing.
-    const origin = requestOrigin(request);
+    const collection = absoluteUrl(request, request.path.replace(/\/$/, ''));
     return next.handle().pipe(
       map((created: { id: number }) => {
-        response.location(`${origin}${request.path.replace(/\/$/, '')}/${created.id}`);
+        response.location(`${collection}/${created.id}`);
         return created;
       }),
     );

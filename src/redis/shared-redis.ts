@@ -44,8 +44,7 @@ export class SharedRedis implements OnApplicationShutdown {
   private restUntil = 0;
   /** Whether the last contact with Redis worked (false while it is away). */
   private reachable = true;
-  /** Commands that failed or timed out since the start (for /metrics). */
-  errors = 0;
+  private failures = 0;
 
   constructor(config: AppConfig) {
     this.prefix = config.redis?.keyPrefix ?? '';
@@ -55,6 +54,11 @@ export class SharedRedis implements OnApplicationShutdown {
     client.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: RATE_LIMIT_HIT });
     client.on('error', (error: Error) => this.failed(error));
     this.client = client as Redis & SharedCommands;
+  }
+
+  /** Commands and connections that failed or timed out since the start (for /metrics). */
+  get errors(): number {
+    return this.failures;
   }
 
   /** Whether REDIS_URL is set. */
@@ -128,7 +132,7 @@ export class SharedRedis implements OnApplicationShutdown {
   }
 
   private failed(error: Error): void {
-    this.errors++;
+    this.failures++;
     this.restUntil = Date.now() + REST_AFTER_FAILURE_MS;
     if (!this.reachable) return;
     this.reachable = false;

@@ -11,6 +11,7 @@ describe('loadAppConfig', () => {
       apiKeyCacheMs: 30_000,
       publicBaseUrl: undefined,
       stagingBaseUrl: undefined,
+      trustProxy: false,
       migrationsRun: true,
       rateLimitPerMinute: 6000,
       redis: undefined,
@@ -42,6 +43,15 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({ REDIS_URL: 'rediss://u:p@cache', REDIS_KEY_PREFIX: 'shop:' }).redis).toEqual({ url: 'rediss://u:p@cache', keyPrefix: 'shop:' });
   });
 
+  it.each([
+    ['true', true],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8', 'loopback,10.0.0.0/8'],
+    ['::1', '::1'],
+  ])('reads TRUST_PROXY=%p as Express takes it', (raw, value) => {
+    expect(loadAppConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(value);
+  });
+
   it('splits API_KEYS on commas and drops blanks', () => {
     expect(loadAppConfig({ API_KEYS: ' one, two ,,three ' }).apiKeys).toEqual(['one', 'two', 'three']);
   });
@@ -66,6 +76,8 @@ describe('loadAppConfig', () => {
     [{ MIGRATIONS_RUN: 'yes' }, /MIGRATIONS_RUN must be true or false/],
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, /RATE_LIMIT_PER_MINUTE must be an integer/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ TRUST_PROXY: 'proxy.example' }, /TRUST_PROXY must be/],
+    [{ TRUST_PROXY: '10.0.0.0/40' }, /TRUST_PROXY must be/],
     [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     [{ REDIS_URL: 'redis://cache:6379/x' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     [{ REDIS_URL: 'redis://cache:6379', REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be/],

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { ObjectLiteral } from 'typeorm';
 import type { LeanSelect } from '../../database/lean-select.js';
 import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
-import { requestOrigin } from '../request-origin.js';
+import { absoluteUrl } from '../request-origin.js';
 import type { PageQuery } from './page-query.dto.js';
 
 export interface Page<T> {
@@ -31,7 +31,7 @@ export async function findPage<T extends ObjectLiteral & { id: number }>(
 /** RFC 8288 `Link: <absolute URL of the next page>; rel="next"`, keeping the request's query. */
 export function linkNextPage(request: Request, response: Response, nextCursor: string | undefined): void {
   if (nextCursor === undefined) return;
-  const next = new URL(request.originalUrl, requestOrigin(request));
+  const next = new URL(absoluteUrl(request, request.originalUrl));
   next.searchParams.set('cursor', nextCursor);
   response.append('Link', `<${next.href}>; rel="next"`);
 }
