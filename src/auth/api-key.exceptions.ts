@@ -22,15 +22,3 @@ export class ApiKeyInvalidException extends ApiException {
     });
   }
 }
-
-/** An address that failed authentication too often: slowed down, whatever key it sends next. */
-export class AuthenticationFailuresLimitedException extends ApiException {
-  constructor(retryAfterSeconds: number) {
-    super(
-      HttpStatus.TOO_MANY_REQUESTS,
-      'RATE_LIMITED',
-      `Too many failed authentications from this address; retry in ${retryAfterSeconds} s.`,
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-  }
-}

@@ -1,5 +1,5 @@
 import { FixedWindowThrottlerStorage } from '../rate-limit/fixed-window.storage.js';
-import { AuthenticationFailuresLimitedException } from './api-key.exceptions.js';
+import { RateLimitedException } from '../rate-limit/rate-limited.exception.js';
 
 const WINDOW_MS = 60_000;
 const COUNTER = 'auth-failures';
@@ -19,7 +19,7 @@ export class FailedAuthentications {
   refuseIfOverLimit(address: string): void {
     if (this.limitPerMinute === 0) return;
     const seconds = this.windows.secondsBlocked(address, this.limitPerMinute, COUNTER);
-    if (seconds > 0) throw new AuthenticationFailuresLimitedException(seconds);
+    if (seconds > 0) throw new RateLimitedException(seconds, 'Too many failed authentications from this address');
   }
 
   record(address: string): void {

@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { clientAddress } from '../auth/client-address.js';
 import { databaseUnavailableAnswer, isDatabaseUnavailable, ServiceUnavailableException } from '../database/database-unavailable.js';
+import { redactUrl } from '../logging/redact-url.js';
 import {
   ApiException,
   InternalErrorException,
@@ -19,7 +20,6 @@ import {
   RouteNotFoundException,
   ValidationFailedException,
 } from './api-exception.js';
-import { redactUrl } from '../logging/redact-url.js';
 import { RouteTable } from './route-table.js';
 
 /**
