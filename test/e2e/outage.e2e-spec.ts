@@ -6,7 +6,7 @@ import request from 'supertest';
 import { mysqlServerUrl } from './support/global-setup.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { AUTH, expectError, startApp } from './support/test-app.js';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabase } from './support/test-database.js';
 
 /** The answer to `send`, and how long it took. */
 async function timed(send: () => Promise<request.Response>): Promise<{ response: request.Response; ms: number }> {
@@ -23,35 +23,44 @@ async function eventually(probe: () => Promise<boolean>, timeoutMs: number): Pro
   }
 }
 
+/**
+ * A fresh database, a TCP proxy in front of it that the test can cut, and the service talking
+ * to the database through the proxy; torn down after the enclosing describe block.
+ */
+function useServiceBehindProxy(kind: DatabaseKind, env: Record<string, string> = {}) {
+  const context = {} as { database: TestDatabase; proxy: TcpProxy; app: NestExpressApplication };
+  beforeAll(async () => {
+    context.database = await createTestDatabase(kind);
+    const direct = new URL(context.database.url);
+    context.proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
+    const viaProxy = new URL(context.database.url);
+    viaProxy.host = `127.0.0.1:${context.proxy.port}`;
+    context.app = await startApp({ ...context.database, url: viaProxy.href }, env);
+  });
+  afterAll(async () => {
+    await context.app?.close();
+    await context.proxy?.close();
+    await context.database?.drop();
+  });
+  return context;
+}
+
 // The outage is MySQL's: the embedded SQLite file cannot become unreachable.
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database outage on %s', (kind) => {
-  let database: TestDatabase;
-  let proxy: TcpProxy;
-  let app: NestExpressApplication;
-  const http = () => request(app.getHttpServer());
+  const service = useServiceBehindProxy(kind);
+  const http = () => request(service.app.getHttpServer());
   const acknowledged: { id: number; name: string }[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    const direct = new URL(database.url);
-    proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
-    const viaProxy = new URL(database.url);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    app = await startApp({ ...database, url: viaProxy.href });
     for (const name of ['Before 1', 'Before 2']) {
       const created = await http().post('/v1/pets').set(AUTH).send({ name, categoryId: 1 });
       expect(created.status).toBe(201);
       acknowledged.push(created.body);
     }
   });
-  afterAll(async () => {
-    await app?.close();
-    await proxy?.close();
-    await database?.drop();
-  });
 
   describe.each(['reset', 'silent'] as const)('when the connection is cut (%s)', (how) => {
-    beforeAll(() => proxy.cut(how));
+    beforeAll(() => service.proxy.cut(how));
 
     it('answers API requests with SERVICE_UNAVAILABLE and Retry-After within 5 s, never a 500', async () => {
       for (const send of [
@@ -82,7 +91,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database out
     });
 
     it('recovers by itself once the database is back, with every acknowledged pet', async () => {
-      proxy.restore();
+      service.proxy.restore();
       await eventually(async () => (await http().get('/v1/pets').set(AUTH)).status === 200, 15_000);
       expect((await http().get('/health/ready')).status).toBe(200);
       const created = await http().post('/v1/pets').set(AUTH).send({ name: `After ${how}`, categoryId: 1 });
@@ -114,9 +123,7 @@ const PARTITION_ENDINGS = [
 
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a silent network partition on %s', (kind) => {
   describe.each(PARTITION_ENDINGS)('that ends when %s', (ending, end) => {
-    let database: TestDatabase;
-    let proxy: TcpProxy;
-    let app: NestExpressApplication;
+    const service = useServiceBehindProxy(kind, { RATE_LIMIT_PER_MINUTE: '0' });
     let base: string;
     const acknowledged: { id: number; name: string }[] = [];
 
@@ -139,13 +146,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a silent netwo
       });
 
     beforeAll(async () => {
-      database = await createTestDatabase(kind);
-      const direct = new URL(database.url);
-      proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
-      const viaProxy = new URL(database.url);
-      viaProxy.host = `127.0.0.1:${proxy.port}`;
-      app = await startApp({ ...database, url: viaProxy.href }, { RATE_LIMIT_PER_MINUTE: '0' });
-      base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+      base = `http://127.0.0.1:${(service.app.getHttpServer().address() as { port: number }).port}`;
       for (let i = 0; i < 3; i++) {
         const created = await create('before', `Before partition ${i}`);
         expect(created.status).toBe(201);
@@ -154,14 +155,8 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a silent netwo
       // Every pool connection open and idle, as under steady traffic.
       await Promise.all(Array.from({ length: 20 }, () => send('warm', '/v1/pets')));
     });
-    afterAll(async () => {
-      await app?.close();
-      await proxy?.close();
-      await database?.drop();
-    });
-
     it('answers every request within 5 s while it lasts, keeps no pool connection poisoned, and heals by itself', async () => {
-      proxy.partition();
+      service.proxy.partition();
       const partitionedAt = Date.now();
       const pending: Promise<Answer>[] = [];
       // Eight seconds of traffic at twice the pool's size in flight, arriving all the time.
@@ -193,7 +188,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a silent netwo
       expect(ready.status).toBe(503);
       expect(ready.ms).toBeLessThan(5_000);
 
-      end(proxy);
+      end(service.proxy);
       const restoredAt = Date.now();
       let healed: Answer;
       for (healed = await send('heal', '/v1/pets'); healed.status !== 200; healed = await send('heal', '/v1/pets')) {
