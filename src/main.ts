@@ -3,7 +3,7 @@ import { Logger } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
 import { type AppConfig, ConfigError, loadAppConfig } from './config/app-config.js';
 import { createApp } from './create-app.js';
-import { isDatabaseUnavailable } from './database/database-unavailable.js';
+import { isDatabaseUnavailable } from './errors/database-unavailable.js';
 import { HTTP_LOGGER } from './logging/logging.module.js';
 
 /** In-flight requests get this long to finish after SIGTERM or SIGINT. */

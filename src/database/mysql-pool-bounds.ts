@@ -1,6 +1,6 @@
 import { type DataSource, type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
 import type { AfterQueryEvent } from 'typeorm/subscriber/event/QueryEvent.js';
-import { POOL_ACQUIRE_TIMEOUT } from './database-unavailable.js';
+import { POOL_ACQUIRE_TIMEOUT } from '../errors/database-unavailable.js';
 
 /** The parts of mysql2's pool and pool connections used here. */
 interface PoolConnection {

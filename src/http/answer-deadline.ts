@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { databaseUnavailableAnswer } from '../database/database-unavailable.js';
+import { databaseUnavailableAnswer } from '../errors/database-unavailable.js';
 import { sendApiError } from './api-exception.filter.js';
 
 /**

@@ -11,15 +11,15 @@ import {
 import type { Request, Response } from 'express';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { clientAddress } from '../auth/client-address.js';
-import { databaseUnavailableAnswer, isDatabaseUnavailable, ServiceUnavailableException } from '../database/database-unavailable.js';
+import { databaseUnavailableAnswer, isDatabaseUnavailable, DatabaseUnavailableException } from '../errors/database-unavailable.js';
 import { redactUrl } from '../logging/redact-url.js';
 import {
   ApiException,
   InternalErrorException,
-  MethodNotAllowedException,
+  MethodNotOnRouteException,
   RouteNotFoundException,
   ValidationFailedException,
-} from './api-exception.js';
+} from '../errors/api-exception.js';
 import { RouteTable } from './route-table.js';
 
 /**
@@ -80,7 +80,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof NotFoundException) {
       const allowed = this.routes.allowedMethods(request.path);
       return allowed.length > 0
-        ? new MethodNotAllowedException(request.method, request.path, allowed)
+        ? new MethodNotOnRouteException(request.method, request.path, allowed)
         : new RouteNotFoundException(request.method, request.path);
     }
     // Express rejects a path whose percent-encoding does not decode.
@@ -93,7 +93,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     // The readiness check (terminus) reports a failed dependency this way.
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
-      return new ServiceUnavailableException('Not ready: the database does not answer.');
+      return new DatabaseUnavailableException('Not ready: the database does not answer.');
     }
     this.logger.error(
       `${request.method} ${redactUrl(request.originalUrl)} failed unexpectedly`,

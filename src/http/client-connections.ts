@@ -6,8 +6,8 @@ import {
   type ApiException,
   HeadersTooLargeException,
   MalformedRequestException,
-  RequestTimeoutException,
-} from './api-exception.js';
+  RequestTooSlowException,
+} from '../errors/api-exception.js';
 
 /** How often Node looks for connections past their time-outs (its default, 30 s, would let a 10 s bound run to 40 s). */
 const CHECK_INTERVAL_MS = 1_000;
@@ -48,7 +48,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
 }
 
 function toApiException(code: string | undefined): ApiException {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RequestTimeoutException();
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RequestTooSlowException();
   // The request line counts toward the header limit: a 100 KB URL lands here too.
   if (code === 'HPE_HEADER_OVERFLOW') return new HeadersTooLargeException();
   return new MalformedRequestException();

@@ -5,10 +5,10 @@ import type { Observable } from 'rxjs';
 import typeis from 'type-is';
 import {
   MalformedJsonException,
-  PayloadTooLargeException,
-  UnsupportedMediaTypeException,
+  BodyTooLargeException,
+  BodyNotJsonException,
   ValidationFailedException,
-} from './api-exception.js';
+} from '../errors/api-exception.js';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 /**
@@ -34,7 +34,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<Request>();
     if (carriesBody(request)) {
-      if (!typeis(request, ['application/json'])) throw new UnsupportedMediaTypeException();
+      if (!typeis(request, ['application/json'])) throw new BodyNotJsonException();
       await this.parse(request, context.switchToHttp().getResponse<Response>());
       if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
         throw new ValidationFailedException(`The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
@@ -74,11 +74,11 @@ function toApiException(error: unknown): unknown {
     case 'entity.parse.failed':
       return new MalformedJsonException();
     case 'entity.too.large':
-      return new PayloadTooLargeException(BODY_LIMIT_BYTES);
+      return new BodyTooLargeException(BODY_LIMIT_BYTES);
     case 'charset.unsupported':
-      return new UnsupportedMediaTypeException('The request body must be UTF-8 encoded JSON.');
+      return new BodyNotJsonException('The request body must be UTF-8 encoded JSON.');
     case 'encoding.unsupported':
-      return new UnsupportedMediaTypeException('The Content-Encoding of the request body is not supported.');
+      return new BodyNotJsonException('The Content-Encoding of the request body is not supported.');
     case 'request.aborted':
     case 'request.size.invalid':
       return new ValidationFailedException('The request body was incomplete.');

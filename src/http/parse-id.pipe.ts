@@ -1,5 +1,5 @@
 import type { PipeTransform } from '@nestjs/common';
-import { ValidationFailedException } from './api-exception.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
 
 const INT64_MAX = 9_223_372_036_854_775_807n;
 

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ValidationFailedException } from './api-exception.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
 
 /** The Express setting that holds PUBLIC_BASE_URL (ending in /v1), set by createApp. */
 export const PUBLIC_BASE_URL_SETTING = 'petstore public base url';

@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
-import { ValidationFailedException } from './api-exception.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
 
 /**
  * Property names every object inherits. class-validator's whitelist looks names up in a plain

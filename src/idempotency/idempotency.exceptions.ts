@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ApiException } from '../http/api-exception.js';
+import { ApiException } from '../errors/api-exception.js';
 
 export class IdempotencyKeyInUseException extends ApiException {
   constructor() {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { catchError, defer, type Observable, of } from 'rxjs';
-import { ValidationFailedException } from '../http/api-exception.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
 import { type IdempotencyClaim, IdempotencyStore } from './idempotency.store.js';
 
 declare module 'express-serve-static-core' {

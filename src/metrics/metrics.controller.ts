@@ -6,7 +6,7 @@ import { hashApiKey } from '../auth/api-key-secret.js';
 import { readBearerToken } from '../auth/bearer-token.js';
 import { Public } from '../auth/public.decorator.js';
 import { AppConfig } from '../config/app-config.js';
-import { ApiException } from '../http/api-exception.js';
+import { ApiException } from '../errors/api-exception.js';
 import { HttpMetrics } from './http-metrics.js';
 
 /**

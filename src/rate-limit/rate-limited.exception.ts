@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ApiException } from '../http/api-exception.js';
+import { ApiException } from '../errors/api-exception.js';
 
 /** 429 with Retry-After: over the per-key rate, or (with its own words) too many failed authentications. */
 export class RateLimitedException extends ApiException {

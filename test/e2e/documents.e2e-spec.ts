@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import yaml from 'js-yaml';
-import { ERROR_CODES } from '../../src/http/api-exception.js';
+import { ERROR_CODES } from '../../src/errors/api-exception.js';
 import { useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ValidationFailedException } from '../../src/http/api-exception.js';
+import { ValidationFailedException } from '../../src/errors/api-exception.js';
 import { ParseIdPipe } from '../../src/http/parse-id.pipe.js';
 
 describe('ParseIdPipe', () => {

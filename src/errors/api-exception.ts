@@ -31,7 +31,10 @@ export interface ErrorBody {
 
 /**
  * An error the API answers deliberately: the filter renders it as `{code, message, status}` with
- * its headers. Domain errors subclass it so that code reads like the contract.
+ * its headers. Domain errors subclass it so that code reads like the contract. This folder is a
+ * leaf: http/, database/ and the features all use it, and it imports none of them. No class here
+ * reuses a name @nestjs/common exports (its PayloadTooLargeException and the like answer in
+ * Nest's own shape, not ours), so an import can never pick the wrong one.
  */
 export class ApiException extends Error {
   constructor(
@@ -61,13 +64,13 @@ export class MalformedJsonException extends ApiException {
   }
 }
 
-export class UnsupportedMediaTypeException extends ApiException {
+export class BodyNotJsonException extends ApiException {
   constructor(detail = 'A request body must be sent with Content-Type: application/json.') {
     super(HttpStatus.BAD_REQUEST, 'UNSUPPORTED_MEDIA_TYPE', detail);
   }
 }
 
-export class PayloadTooLargeException extends ApiException {
+export class BodyTooLargeException extends ApiException {
   constructor(limitBytes: number) {
     super(HttpStatus.PAYLOAD_TOO_LARGE, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${limitBytes / 1024} KiB.`);
   }
@@ -79,7 +82,7 @@ export class RouteNotFoundException extends ApiException {
   }
 }
 
-export class MethodNotAllowedException extends ApiException {
+export class MethodNotOnRouteException extends ApiException {
   constructor(method: string, path: string, allowed: readonly string[]) {
     super(
       HttpStatus.METHOD_NOT_ALLOWED,
@@ -97,7 +100,7 @@ export class MalformedRequestException extends ApiException {
   }
 }
 
-export class RequestTimeoutException extends ApiException {
+export class RequestTooSlowException extends ApiException {
   constructor() {
     super(HttpStatus.REQUEST_TIMEOUT, 'REQUEST_TIMEOUT', 'The request did not arrive in time.');
   }

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ApiException } from '../http/api-exception.js';
+import { ApiException } from './api-exception.js';
 
 /** The code of the error a query gets when no pool connection came free in time (see mysql-pool-bounds.ts). */
 export const POOL_ACQUIRE_TIMEOUT = 'POOL_ACQUIRE_TIMEOUT';
@@ -25,7 +25,7 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY',
 ]);
 
-export class ServiceUnavailableException extends ApiException {
+export class DatabaseUnavailableException extends ApiException {
   constructor(message = 'The database cannot be reached; retry shortly.') {
     super(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   }
@@ -35,7 +35,7 @@ export class ServiceUnavailableException extends ApiException {
  * The database went away while a write may have been under way: it may have been applied, so the
  * answer must not invite a plain retry, which could apply it twice.
  */
-export class WriteOutcomeUnknownException extends ServiceUnavailableException {
+export class WriteOutcomeUnknownException extends DatabaseUnavailableException {
   constructor() {
     super(
       'The database did not answer in time, so this request may have created its resource. Retry it with an ' +
@@ -45,9 +45,9 @@ export class WriteOutcomeUnknownException extends ServiceUnavailableException {
 }
 
 /** The 503 for a request the database failed: a write that got past authentication may have been applied. */
-export function databaseUnavailableAnswer(request: { method: string; apiKey?: unknown }): ServiceUnavailableException {
+export function databaseUnavailableAnswer(request: { method: string; apiKey?: unknown }): DatabaseUnavailableException {
   const mayHaveWritten = request.apiKey && !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
-  return mayHaveWritten ? new WriteOutcomeUnknownException() : new ServiceUnavailableException();
+  return mayHaveWritten ? new WriteOutcomeUnknownException() : new DatabaseUnavailableException();
 }
 
 /**
