@@ -23,7 +23,6 @@ export class AppModule {
         LoggingModule.forRoot(config),
         DatabaseModule,
         RedisModule,
-        // Guards run in the order their modules are imported: the key first, then its rate.
         AuthModule,
         RateLimitModule,
         HttpModule,

@@ -2,16 +2,18 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import type { HttpLogger } from 'pino-http';
+import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
-import { answerDeadline } from './http/answer-deadline.js';
 import { boundClientConnections } from './http/client-connections.js';
-import { requestId } from './http/request-id.js';
+import { constantHeaders, httpEdge } from './http/edge.js';
 import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
-import { HTTP_LOGGER } from './logging/logging.module.js';
+import { PINO_LOGGER } from './logging/logging.module.js';
+import { requestLogLine } from './logging/request-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 
 /**
  * Builds and initialises the service, ready to listen: the one place the Express application is
@@ -41,12 +43,13 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // because the service is often reached over plain HTTP (compose, a private network), where it
   // would send the browser to https for every asset.
   app.use(
-    requestId,
-    answerDeadline,
-    app.get<HttpLogger>(HTTP_LOGGER),
-    app.get(HttpMetrics).middleware,
-    helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }),
+    httpEdge({
+      headers: constantHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })),
+      finished: [requestLogLine(app.get<PinoLogger>(PINO_LOGGER)), app.get(HttpMetrics).observe],
+    }),
   );
+  // In this order: who is asking, then whether they may ask again now.
+  app.useGlobalGuards(app.get(ApiKeyGuard), app.get(RateLimitGuard));
   boundClientConnections(app.getHttpServer(), config.connections);
   serveOpenApiDocument(app, buildOpenApiDocument(app, config));
   await app.init();

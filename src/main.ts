@@ -1,10 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import type { HttpLogger } from 'pino-http';
+import type { Logger as PinoLogger } from 'pino';
 import { type AppConfig, ConfigError, loadAppConfig } from './config/app-config.js';
 import { createApp } from './create-app.js';
 import { isDatabaseUnavailable } from './errors/database-unavailable.js';
-import { HTTP_LOGGER } from './logging/logging.module.js';
+import { PINO_LOGGER } from './logging/logging.module.js';
 
 /** In-flight requests get this long to finish after SIGTERM or SIGINT. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -37,7 +37,7 @@ async function stop(app: NestExpressApplication, logger: Logger, signal: string)
   }
   clearTimeout(deadline);
   // Rate-limit counters hold timers of up to a minute; the log is flushed, then the process ends.
-  app.get<HttpLogger>(HTTP_LOGGER).logger.flush(() => process.exit(exitCode));
+  app.get<PinoLogger>(PINO_LOGGER).flush(() => process.exit(exitCode));
 }
 
 function describeDatabase({ database }: AppConfig): string {

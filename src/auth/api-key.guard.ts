@@ -5,9 +5,15 @@ import { ApiKeyService } from './api-key.service.js';
 import { clientAddress } from './client-address.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
-/** Global and default-deny: a route needs a valid API key unless it is marked @Public(). */
+/**
+ * Global and default-deny, and first of all (createApp states the order): a route needs a valid API
+ * key unless it is marked @Public().
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  /** Whether each handler is public, read from its metadata once. */
+  private readonly publicHandlers = new WeakMap<object, boolean>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyService,
@@ -15,8 +21,17 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    request.apiKey = isPublic ? null : await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
+    request.apiKey = this.isPublic(context) ? null : await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
     return true;
+  }
+
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let isPublic = this.publicHandlers.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()]) === true;
+      this.publicHandlers.set(handler, isPublic);
+    }
+    return isPublic;
   }
 }

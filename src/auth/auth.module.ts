@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from './api-key.entity.js';
 import { ApiKeyGuard } from './api-key.guard.js';
@@ -10,7 +9,7 @@ import { QuickStartKey } from './quick-start-key.js';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey])],
-  providers: [ApiKeyStore, ApiKeyService, QuickStartKey, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [ApiKeyService],
+  providers: [ApiKeyStore, ApiKeyService, QuickStartKey, ApiKeyGuard],
+  exports: [ApiKeyService, ApiKeyGuard],
 })
 export class AuthModule {}

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { HttpLogger } from 'pino-http';
+import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
-import { HTTP_LOGGER } from '../logging/logging.module.js';
+import { PINO_LOGGER } from '../logging/logging.module.js';
 import { TypeOrmLogger } from '../logging/typeorm-logger.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { boundMysqlPool } from './mysql-pool-bounds.js';
@@ -14,10 +14,10 @@ const POOL_BOUNDS = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000 };
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [AppConfig, HTTP_LOGGER],
-      useFactory: (config: AppConfig, httpLogger: HttpLogger) => ({
+      inject: [AppConfig, PINO_LOGGER],
+      useFactory: (config: AppConfig, logger: Logger) => ({
         ...buildDataSourceOptions(config.database),
-        logger: new TypeOrmLogger(httpLogger.logger),
+        logger: new TypeOrmLogger(logger),
         migrationsRun: config.migrationsRun,
         // TypeORM's default is 9 retries 3 s apart. A database that is not there at start stops
         // the start within about 15 s instead (3 attempts of at most 3 s, 2 s apart), so that an

@@ -40,7 +40,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) {
       // Answered already (by the answer deadline): the late outcome, success or failure, has nowhere to go.
-      this.logger.debug(`${request.method} ${redactUrl(request.originalUrl)}: finished after its answer: ${describe(exception)}`);
+      this.logger.debug({ reqId: request.requestId, msg: `${request.method} ${redactUrl(request.originalUrl)}: finished after its answer: ${describe(exception)}` });
       response.end();
       return;
     }
@@ -88,17 +88,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return new ValidationFailedException('The request URL is malformed.');
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`${request.method} ${redactUrl(request.originalUrl)}: database unavailable: ${(exception as Error).message}`);
+      this.logger.warn({ reqId: request.requestId, msg: `${request.method} ${redactUrl(request.originalUrl)}: database unavailable: ${(exception as Error).message}` });
       return databaseUnavailableAnswer(request);
     }
     // The readiness check (terminus) reports a failed dependency this way.
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
       return new DatabaseUnavailableException('Not ready: the database does not answer.');
     }
-    this.logger.error(
-      `${request.method} ${redactUrl(request.originalUrl)} failed unexpectedly`,
-      exception instanceof Error ? exception.stack : String(exception),
-    );
+    // With its request's id: the request's own log line says which request it was.
+    this.logger.error({
+      reqId: request.requestId,
+      err: exception instanceof Error ? exception : new Error(String(exception)),
+      msg: `${request.method} ${redactUrl(request.originalUrl)} failed unexpectedly`,
+    });
     return new InternalErrorException();
   }
 }

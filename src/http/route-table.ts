@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { Request } from 'express';
 import { match } from 'path-to-regexp';
 
 /**
@@ -8,6 +10,12 @@ import { match } from 'path-to-regexp';
  */
 export function isApplicationRoute(path: string): boolean {
   return !path.includes('*');
+}
+
+/** The matched route pattern (e.g. /v1/pets/:petId), or null for a request no route of the application matched. */
+export function routeOf(request: IncomingMessage): string | null {
+  const route = (request as Request).route as { path?: unknown } | undefined;
+  return typeof route?.path === 'string' && isApplicationRoute(route.path) ? route.path : null;
 }
 
 interface RouteEntry {

@@ -1,26 +1,28 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config.js';
-import { createHttpLogger } from './http-logger.js';
+import { createLogger } from './request-log.js';
 
-/** The request logger, mounted by createApp ahead of everything so that every request is logged. */
-export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
+/** The service's pino logger (see createLogger): the request lines, TypeORM's and Nest's all go through it. */
+export const PINO_LOGGER = Symbol('PINO_LOGGER');
 
 /**
- * Logging through nestjs-pino. Nest's Logger (and so every `new Logger(...)` in the code) writes
- * through the same pino logger as the request lines, bound to the request it runs in.
+ * Logging through nestjs-pino: Nest's Logger (and so every `new Logger(...)` in the code) writes
+ * through the same pino logger as the request lines. Its per-request middleware is not mounted
+ * (`forRoutes: []`): it binds a child logger to every request through AsyncLocalStorage, which on
+ * Node 20 costs a hook on every promise of every request; the lines that concern a request carry
+ * its id themselves.
  */
 @Global()
 @Module({})
 export class LoggingModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const httpLogger = createHttpLogger(config);
+    const logger = createLogger(config);
     return {
       module: LoggingModule,
-      // useExisting: the request logger is mounted by createApp, not by nestjs-pino's own middleware.
-      imports: [LoggerModule.forRoot({ pinoHttp: { logger: httpLogger.logger }, useExisting: true })],
-      providers: [{ provide: HTTP_LOGGER, useValue: httpLogger }],
-      exports: [HTTP_LOGGER],
+      imports: [LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] })],
+      providers: [{ provide: PINO_LOGGER, useValue: logger }],
+      exports: [PINO_LOGGER],
     };
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { routeOf } from '../logging/http-logger.js';
+import type { FinishedRequest } from '../http/edge.js';
+import { routeOf } from '../http/route-table.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 
 /** The parts of a mysql2 pool the gauges read. They are not public API: read defensively. */
@@ -85,14 +85,10 @@ export class HttpMetrics {
     });
   }
 
-  /** Express middleware: counts and times every response, documents and errors included. */
-  readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
-    const stop = this.duration.startTimer();
-    response.once('finish', () => {
-      const labels = { method: request.method, route: routeOf(request) ?? 'unmatched', status: String(response.statusCode) };
-      this.requests.inc(labels);
-      stop(labels);
-    });
-    next();
+  /** Counts and times every finished request, documents and errors included (see httpEdge). */
+  readonly observe = ({ request, response, durationMs }: FinishedRequest): void => {
+    const labels = { method: request.method, route: routeOf(request) ?? 'unmatched', status: String(response.statusCode) };
+    this.requests.inc(labels);
+    this.duration.observe(labels, durationMs / 1000);
   };
 }

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config.js';
-import { ApiKeyThrottlerGuard, RATE_LIMIT_POLICY } from './api-key-throttler.guard.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
+import { RATE_LIMIT_STORAGE, RateLimitGuard } from './rate-limit.guard.js';
 import { SharedFixedWindowThrottlerStorage } from './shared-fixed-window.storage.js';
 
 /**
@@ -13,15 +11,14 @@ import { SharedFixedWindowThrottlerStorage } from './shared-fixed-window.storage
  * (and while Redis is away) in each instance's memory, where N instances allow up to N times the limit.
  */
 @Module({
-  imports: [
-    ThrottlerModule.forRootAsync({
-      inject: [AppConfig, SharedRedis],
-      useFactory: (config: AppConfig, redis: SharedRedis) => ({
-        throttlers: config.rateLimitPerMinute > 0 ? [{ name: RATE_LIMIT_POLICY, ttl: 60_000, limit: config.rateLimitPerMinute }] : [],
-        storage: redis.configured ? new SharedFixedWindowThrottlerStorage(redis) : new FixedWindowThrottlerStorage(),
-      }),
-    }),
+  providers: [
+    {
+      provide: RATE_LIMIT_STORAGE,
+      inject: [SharedRedis],
+      useFactory: (redis: SharedRedis) => (redis.configured ? new SharedFixedWindowThrottlerStorage(redis) : new FixedWindowThrottlerStorage()),
+    },
+    RateLimitGuard,
   ],
-  providers: [{ provide: APP_GUARD, useClass: ApiKeyThrottlerGuard }],
+  exports: [RateLimitGuard],
 })
 export class RateLimitModule {}

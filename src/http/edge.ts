@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { databaseUnavailableAnswer } from '../errors/database-unavailable.js';
+import { sendApiError } from './api-exception.filter.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The client's X-Request-Id when it sent a sane one, else a new UUID; echoed on the response. */
+    requestId: string;
+  }
+}
+
+/** At most 128 visible ASCII characters: safe to log and to echo. */
+const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * Every request is answered within 5 s of arriving whole (the README's promise), measured by the
+ * client, so the backstop fires a little earlier.
+ */
+export const ANSWER_DEADLINE_MS = 4_500;
+
+/** A request that has been answered (or whose client went away), for whoever records it. */
+export interface FinishedRequest {
+  readonly request: Request;
+  readonly response: Response;
+  readonly durationMs: number;
+  /** An error of the response stream itself; errors the API answered are in the status. */
+  readonly error?: Error;
+}
+
+export interface EdgeOptions {
+  /** Headers every response carries, computed once at start-up (helmet's, for one). */
+  readonly headers: readonly (readonly [string, string])[];
+  /** Called once per request when its response is done: the request log line, the metrics. */
+  readonly finished: readonly ((finished: FinishedRequest) => void)[];
+}
+
+/**
+ * The first thing every request meets, documents and errors included, as one Express middleware
+ * with one listener per request: it gives the request its id (X-Request-Id), sets the constant
+ * headers, answers 503 SERVICE_UNAVAILABLE to a request still unanswered at the deadline, and
+ * reports the finished request.
+ *
+ * The deadline: only the database can hold a request that long (a silent network partition
+ * outlasts the driver's own time-outs once a request needs several statements, or waits in the
+ * pool's queue behind others), so the answer says so, and for a write, that it may have been
+ * applied. Whatever the handler answers later is dropped by the exception filter.
+ */
+export function httpEdge({ headers, finished }: EdgeOptions): RequestHandler {
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const started = performance.now();
+    const sent = request.headers['x-request-id'];
+    request.requestId = typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
+    response.setHeader('X-Request-Id', request.requestId);
+    for (const [name, value] of headers) response.setHeader(name, value);
+
+    let deadline: NodeJS.Timeout;
+    const arm = () => {
+      deadline = setTimeout(() => {
+        if (response.headersSent) return;
+        // A body still on its way is the client's delay, bounded by REQUEST_TIMEOUT_MS: the deadline counts from its end.
+        if (!request.complete) arm();
+        else sendApiError(response, databaseUnavailableAnswer(request));
+      }, ANSWER_DEADLINE_MS);
+    };
+    arm();
+
+    let error: Error | undefined;
+    // Without a listener, an error of the response stream would end the process.
+    response.on('error', (cause: Error) => (error = cause));
+    // 'close' comes once, after 'finish' or instead of it when the client went away first.
+    response.once('close', () => {
+      clearTimeout(deadline);
+      const done: FinishedRequest = { request, response, durationMs: performance.now() - started, error };
+      for (const report of finished) report(done);
+    });
+    next();
+  };
+}
+
+/**
+ * The headers a header-setting middleware (helmet) sets, read once by running it against a
+ * stand-in response: they do not depend on the request, and setting a list costs far less than
+ * running its dozen middleware functions on every request.
+ */
+export function constantHeaders(middleware: RequestHandler): [string, string][] {
+  const headers = new Map<string, string>();
+  const response = {
+    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  let called = false;
+  middleware({ headers: {} } as Request, response as unknown as Response, () => (called = true));
+  if (!called) throw new Error('constantHeaders: the middleware did not finish synchronously');
+  return [...headers];
+}

@@ -1,0 +1,44 @@
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
+import type { AppConfig } from '../config/app-config.js';
+import type { FinishedRequest } from '../http/edge.js';
+import { routeOf } from '../http/route-table.js';
+import { redactUrl } from './redact-url.js';
+
+/**
+ * The service's one pino logger, writing JSON lines to stdout. Headers are never logged, nor the
+ * values of credential-like query parameters; the redaction is a second line of defence for
+ * anything that logs an object holding credentials.
+ */
+export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty'>, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
+    level: config.logLevel,
+    // Exact paths: a wildcard would be checked against every line at every level.
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
+    transport: config.logPretty ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } } : undefined,
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/**
+ * One line per finished request: request id, method, URL, route pattern, status and duration in
+ * ms; `error` level for a 5xx or a broken response stream (the exception filter has logged the
+ * cause of a 5xx), `aborted` when the client left before the answer was complete. Written here
+ * rather than with pino-http, which builds two child loggers for every request.
+ */
+export function requestLogLine(logger: Logger): (finished: FinishedRequest) => void {
+  return ({ request, response, durationMs, error }) => {
+    const url = redactUrl(request.originalUrl ?? request.url);
+    const line = {
+      reqId: request.requestId,
+      req: { id: request.requestId, method: request.method, url },
+      res: { statusCode: response.statusCode },
+      responseTime: Math.round(durationMs),
+      route: routeOf(request),
+      ...(response.writableFinished ? {} : { aborted: true }),
+      ...(error ? { err: error } : {}),
+    };
+    const message = `${request.method} ${url} ${response.statusCode}`;
+    if (error || response.statusCode >= 500) logger.error(line, message);
+    else logger.info(line, message);
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Request, Response } from 'express';
+import { createLogger, requestLogLine } from '../../src/logging/request-log.js';
+
+/** Logs one finished request and returns the line written. */
+function logOne(response: { statusCode: number; writableFinished?: boolean }, error?: Error): Record<string, any> {
+  const lines: string[] = [];
+  const logger = createLogger({ logLevel: 'info', logPretty: false }, { write: (line: string) => lines.push(line) });
+  const request = {
+    method: 'GET',
+    originalUrl: '/v1/pets?limit=5&api_key=never-logged-either',
+    headers: { authorization: 'Bearer never-logged' },
+    requestId: 'request-1',
+    route: { path: '/v1/pets' },
+  };
+  requestLogLine(logger)({
+    request: request as unknown as Request,
+    response: { writableFinished: true, ...response } as unknown as Response,
+    durationMs: 3.4,
+    error,
+  });
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]);
+}
+
+describe('the request log line', () => {
+  it('has request id, method, redacted URL, route, status and duration, and no headers', () => {
+    const line = logOne({ statusCode: 200 });
+    expect(line).toMatchObject({
+      level: 30,
+      reqId: 'request-1',
+      req: { id: 'request-1', method: 'GET', url: '/v1/pets?limit=5&api_key=[redacted]' },
+      res: { statusCode: 200 },
+      route: '/v1/pets',
+      responseTime: 3,
+      msg: 'GET /v1/pets?limit=5&api_key=[redacted] 200',
+    });
+    expect(line).not.toHaveProperty('aborted');
+    expect(JSON.stringify(line)).not.toContain('never-logged');
+  });
+
+  it('logs a 5xx answer as an error without a made-up stack (the exception filter logs the cause)', () => {
+    const line = logOne({ statusCode: 503 });
+    expect(line).toMatchObject({ level: 50, res: { statusCode: 503 }, route: '/v1/pets', msg: expect.stringMatching(/ 503$/) });
+    expect(line).not.toHaveProperty('err');
+  });
+
+  it('keeps a real error of the response stream', () => {
+    const line = logOne({ statusCode: 200 }, new Error('socket hang up'));
+    expect(line).toMatchObject({ level: 50, err: { message: 'socket hang up' } });
+  });
+
+  it('says when the client left before the answer was complete', () => {
+    expect(logOne({ statusCode: 200, writableFinished: false })).toMatchObject({ level: 30, aborted: true });
+  });
+});
