@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Controller, Get, Header, HttpStatus, Req } from '@nestjs/common';
+import { Controller, Get, Header, Headers, HttpStatus } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { hashApiKey } from '../auth/api-key-secret.js';
 import { readBearerToken } from '../auth/bearer-token.js';
 import { Public } from '../auth/public.decorator.js';
@@ -30,8 +29,8 @@ export class MetricsController {
 
   @Get()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  async scrape(@Req() request: Request): Promise<string> {
-    if (this.tokenHash) this.checkToken(readBearerToken(request.headers.authorization));
+  async scrape(@Headers('authorization') authorization?: string): Promise<string> {
+    if (this.tokenHash) this.checkToken(readBearerToken(authorization));
     return this.metrics.registry.metrics();
   }
 

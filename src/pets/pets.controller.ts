@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
 import { DeprecatedRoute } from '../http/deprecated-route.js';
-import { linkNextPage, NEXT_PAGE_LINK_HEADER } from '../http/pagination/page.js';
+import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../http/pagination/page.js';
 import { ParseIdPipe } from '../http/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -20,6 +19,7 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
+  @ListsPages()
   @ApiOperation({
     operationId: 'listPets',
     summary: 'List animals',
@@ -29,14 +29,8 @@ export class PetsController {
   })
   @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
   @ApiErrorResponses({ 400: 'limit, status or cursor is not valid (VALIDATION_FAILED).' })
-  async list(
-    @Query() query: ListPetsQuery,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<PetDto[]> {
-    const page = await this.pets.list(query);
-    linkNextPage(request, response, page.nextCursor);
-    return page.items;
+  list(@Query() query: ListPetsQuery): Promise<Page<PetDto>> {
+    return this.pets.list(query);
   }
 
   @Post()

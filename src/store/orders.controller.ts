@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
-import { linkNextPage, NEXT_PAGE_LINK_HEADER } from '../http/pagination/page.js';
+import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../http/pagination/page.js';
 import { ParseIdPipe } from '../http/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -20,6 +19,7 @@ export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
   @Get()
+  @ListsPages()
   @ExperimentalOperation({
     operationId: 'listOrders',
     summary: 'List orders',
@@ -27,14 +27,8 @@ export class OrdersController {
   })
   @ApiOkResponse({ description: 'A page of orders.', type: OrderDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
   @ApiErrorResponses({ 400: 'limit, status or cursor is not valid (VALIDATION_FAILED).' })
-  async list(
-    @Query() query: ListOrdersQuery,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<OrderDto[]> {
-    const page = await this.orders.list(query);
-    linkNextPage(request, response, page.nextCursor);
-    return page.items;
+  list(@Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
+    return this.orders.list(query);
   }
 
   @Post()

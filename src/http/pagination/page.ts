@@ -1,11 +1,12 @@
+import { type CallHandler, type ExecutionContext, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import type { HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ObjectLiteral } from 'typeorm';
-import type { LeanSelect } from '../../database/lean-select.js';
-import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
+import { map, type Observable } from 'rxjs';
 import { absoluteUrl } from '../request-origin.js';
+import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
 import type { PageQuery } from './page-query.dto.js';
 
+/** One page of a listing, as a service returns it; a route marked @ListsPages() answers its items. */
 export interface Page<T> {
   readonly items: T[];
   /** Set when more items follow this page. */
@@ -13,27 +14,46 @@ export interface Page<T> {
 }
 
 /**
- * One page of a listing in ascending id order, as one keyset query (`id > cursor ORDER BY id
- * LIMIT n+1`) that an index on (filter columns, id) answers without scanning what came before.
+ * One page of a listing in ascending id order: `read` is the repository's keyset query (`id >
+ * afterId ORDER BY id LIMIT n`), asked for one more row than the page holds to learn whether more
+ * follow. The cursor names the listing and its filter, so it cannot be carried to another.
  */
-export async function findPage<T extends ObjectLiteral & { id: number }>(
-  rows: LeanSelect<T>,
+export async function readPage<T extends { id: number }>(
+  listing: string,
   { limit, cursor }: PageQuery,
   filter: ListFilter,
+  read: (afterId: number, limit: number) => Promise<T[]>,
 ): Promise<Page<T>> {
-  const listing = rows.tableName;
-  const afterId = cursor === undefined ? undefined : decodeCursor(cursor, listing, filter);
-  const found = await rows.find({ equal: filter, afterId, limit: limit + 1 });
+  const afterId = cursor === undefined ? 0 : decodeCursor(cursor, listing, filter);
+  const found = await read(afterId, limit + 1);
+  if (found.length <= limit) return { items: found };
   const items = found.slice(0, limit);
-  return found.length > limit ? { items, nextCursor: encodeCursor(items[items.length - 1].id, listing, filter) } : { items };
+  return { items, nextCursor: encodeCursor(items[items.length - 1].id, listing, filter) };
 }
 
-/** RFC 8288 `Link: <absolute URL of the next page>; rel="next"`, keeping the request's query. */
-export function linkNextPage(request: Request, response: Response, nextCursor: string | undefined): void {
-  if (nextCursor === undefined) return;
-  const next = new URL(absoluteUrl(request, request.originalUrl));
-  next.searchParams.set('cursor', nextCursor);
-  response.append('Link', `<${next.href}>; rel="next"`);
+/**
+ * A listing route: its handler returns a Page, the client gets the page's items and, when more
+ * follow, RFC 8288 `Link: <absolute URL of the next page>; rel="next"` (the request's URL with the
+ * next cursor). The one place a listing's Link header is written.
+ */
+export function ListsPages(): MethodDecorator {
+  return UseInterceptors(NextPageLink);
+}
+
+class NextPageLink implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler<Page<unknown>>): Observable<unknown[]> {
+    return next.handle().pipe(
+      map(({ items, nextCursor }) => {
+        if (nextCursor !== undefined) {
+          const request = context.switchToHttp().getRequest<Request>();
+          const url = new URL(absoluteUrl(request, request.originalUrl));
+          url.searchParams.set('cursor', nextCursor);
+          context.switchToHttp().getResponse<Response>().append('Link', `<${url.href}>; rel="next"`);
+        }
+        return items;
+      }),
+    );
+  }
 }
 
 /** The document's description of the Link header of a page. */

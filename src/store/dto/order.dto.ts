@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import type { Order } from '../order.entity.js';
+import type { StoredOrder } from '../orders.repository.js';
 import type { OrderStatus } from '../order-status.js';
 import { COMPLETE_PROPERTY, ORDER_STATUS_PROPERTY, PET_ID_PROPERTY, QUANTITY_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
 
@@ -24,7 +24,7 @@ export class OrderDto {
   complete: boolean;
 
   /** The answer's shape: shipDate as an RFC 3339 string in UTC, left out when there is none. */
-  static from({ id, petId, quantity, status, shipDate, complete }: Order): OrderDto {
+  static from({ id, petId, quantity, status, shipDate, complete }: StoredOrder): OrderDto {
     return shipDate ? { id, petId, quantity, status, shipDate: shipDate.toISOString(), complete } : { id, petId, quantity, status, complete };
   }
 }

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect.js';
+import type { PetStatus } from './pet-status.js';
+
+/** A row of the pets table, as the API shows it. */
+export interface StoredPet {
+  readonly id: number;
+  readonly name: string;
+  readonly categoryId: number;
+  readonly status: PetStatus;
+}
+
+const COLUMNS = 'id, name, category_id AS categoryId, status';
+
+/**
+ * The pets table, one written-out statement per question, on TypeORM's connection. Rows come back
+ * as plain StoredPet values in ascending id order. (TypeORM's Repository.find built and mapped each
+ * query for about 0.35 ms of CPU, most of what a listPets cost.)
+ */
+@Injectable()
+export class PetsRepository {
+  private readonly dialect: SqlDialect;
+  private readonly pageSql: string;
+  private readonly pageWithStatusSql: string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = new SqlDialect(dataSource);
+    this.pageSql = `SELECT ${COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`;
+    this.pageWithStatusSql = `SELECT ${COLUMNS} FROM pets${this.dialect.forceIndex('IDX_pets_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
+  }
+
+  /** Up to `limit` pets after `afterId` (0: from the start), only those with `status` when given. */
+  async page(status: PetStatus | undefined, afterId: number, limit: number): Promise<StoredPet[]> {
+    const rows: StoredPet[] = status
+      ? await this.dataSource.query(this.pageWithStatusSql, [status, afterId, limit])
+      : await this.dataSource.query(this.pageSql, [afterId, limit]);
+    return rows.map(toPet);
+  }
+
+  async get(id: number): Promise<StoredPet | undefined> {
+    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM pets WHERE id = ?`, [id]);
+    return row && toPet(row);
+  }
+
+  async exists(id: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return (await manager.query('SELECT 1 AS found FROM pets WHERE id = ?', [id])).length > 0;
+  }
+
+  /** Inserts a pet, inside `manager`'s transaction when given one. */
+  async insert({ name, categoryId, status }: Omit<StoredPet, 'id'>, manager: EntityManager = this.dataSource.manager): Promise<StoredPet> {
+    const id = await this.dialect.insert(manager, 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)', [name, categoryId, status]);
+    return { id, name, categoryId, status };
+  }
+
+  /** How many pets have each status that occurs: one aggregate over the (status, id) index. */
+  async countByStatus(): Promise<{ status: string; count: number }[]> {
+    const rows: { status: string; count: number | string }[] = await this.dataSource.query('SELECT status, COUNT(*) AS count FROM pets GROUP BY status');
+    return rows.map(({ status, count }) => ({ status, count: Number(count) }));
+  }
+}
+
+/** mysql2 may hand a BIGINT over as a string; the API's ids and categories are JSON numbers. */
+function toPet(row: StoredPet): StoredPet {
+  return { id: Number(row.id), name: row.name, categoryId: Number(row.categoryId), status: row.status };
+}

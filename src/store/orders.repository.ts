@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect.js';
+import { Order } from './order.entity.js';
+import type { OrderStatus } from './order-status.js';
+
+/** A row of the orders table. */
+export interface StoredOrder {
+  readonly id: number;
+  readonly petId: number;
+  readonly quantity: number;
+  readonly status: OrderStatus;
+  readonly shipDate: Date | null;
+  readonly complete: boolean;
+}
+
+const COLUMNS = 'id, pet_id AS petId, quantity, status, ship_date AS shipDate, complete';
+
+/**
+ * The orders table, one written-out statement per question, on TypeORM's connection. The date and
+ * the flag go through TypeORM's driver both ways: SQLite keeps them as text and 0/1.
+ */
+@Injectable()
+export class OrdersRepository {
+  private readonly dialect: SqlDialect;
+  private readonly pageSql: string;
+  private readonly pageWithStatusSql: string;
+  private readonly toStored: (row: Record<string, unknown>) => StoredOrder;
+  private readonly toColumns: (order: Omit<StoredOrder, 'id'>) => unknown[];
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = new SqlDialect(dataSource);
+    this.pageSql = `SELECT ${COLUMNS} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
+    this.pageWithStatusSql = `SELECT ${COLUMNS} FROM orders${this.dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
+    const { driver } = dataSource;
+    const metadata = dataSource.getMetadata(Order);
+    const shipDate = metadata.findColumnWithPropertyName('shipDate')!;
+    const complete = metadata.findColumnWithPropertyName('complete')!;
+    this.toStored = (row) => ({
+      id: Number(row.id),
+      petId: Number(row.petId),
+      quantity: Number(row.quantity),
+      status: row.status as OrderStatus,
+      shipDate: row.shipDate === null ? null : driver.prepareHydratedValue(row.shipDate, shipDate),
+      complete: driver.prepareHydratedValue(row.complete, complete),
+    });
+    this.toColumns = (order) => [
+      order.petId,
+      order.quantity,
+      order.status,
+      order.shipDate === null ? null : driver.preparePersistentValue(order.shipDate, shipDate),
+      driver.preparePersistentValue(order.complete, complete),
+    ];
+  }
+
+  /** Up to `limit` orders after `afterId` (0: from the start), only those with `status` when given. */
+  async page(status: OrderStatus | undefined, afterId: number, limit: number): Promise<StoredOrder[]> {
+    const rows: Record<string, unknown>[] = status
+      ? await this.dataSource.query(this.pageWithStatusSql, [status, afterId, limit])
+      : await this.dataSource.query(this.pageSql, [afterId, limit]);
+    return rows.map(this.toStored);
+  }
+
+  async get(id: number): Promise<StoredOrder | undefined> {
+    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM orders WHERE id = ?`, [id]);
+    return row && this.toStored(row);
+  }
+
+  /** Inserts an order, inside `manager`'s transaction when given one. */
+  async insert(order: Omit<StoredOrder, 'id'>, manager: EntityManager = this.dataSource.manager): Promise<StoredOrder> {
+    const sql = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complete) VALUES (?, ?, ?, ?, ?)';
+    return { id: await this.dialect.insert(manager, sql, this.toColumns(order)), ...order };
+  }
+}
