@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiExceptionFilter } from './api-exception.filter.js';
-import { JsonBodyInterceptor } from './json-body.interceptor.js';
 import { RouteTable } from './route-table.js';
 import { ApiValidationPipe } from './validation.pipe.js';
 
 /**
- * How every request is parsed, validated and turned into an error. Registered as providers, not in
+ * How every request is validated and turned into an error (JSON bodies are parsed by the routes
+ * that take one: see CreatesResource). Registered as providers, not in
  * main.ts, so that a test building AppModule gets exactly what production gets.
  */
 @Module({
@@ -14,7 +14,6 @@ import { ApiValidationPipe } from './validation.pipe.js';
     RouteTable,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: ApiValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
   ],
 })
 export class HttpModule {}

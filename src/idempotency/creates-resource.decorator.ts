@@ -12,6 +12,7 @@ import { ApiHeader, ApiResponse, type HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import { ErrorDto } from '../http/error.dto.js';
+import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
 import { absoluteUrl } from '../http/request-origin.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 
@@ -25,14 +26,15 @@ export const CREATED_HEADERS: HeadersObject = {
 };
 
 /**
- * A POST that creates a member of the collection it is sent to: 201, `Location`, and
- * `Idempotency-Key` support. The service completes the request's claim (see createOnce).
+ * A POST that creates a member of the collection it is sent to from a JSON body: 201, `Location`,
+ * and `Idempotency-Key` support. The service completes the request's claim (see createOnce).
  */
 export function CreatesResource(): MethodDecorator {
   return applyDecorators(
     HttpCode(HttpStatus.CREATED),
-    // Location outermost, so that a replayed response gets it exactly like a fresh one.
-    UseInterceptors(LocationHeader, IdempotencyInterceptor),
+    // The body first (after the guards: a request without a valid key is refused unread); Location
+    // outside idempotency, so that a replayed response gets it exactly like a fresh one.
+    UseInterceptors(JsonBodyInterceptor, LocationHeader, IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
