@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe } from '@nestjs/common';
-import type { ValidationError } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { type ValidationError, validateSync } from 'class-validator';
 import { ValidationFailedException } from '../errors/api-exception.js';
 
 /**
@@ -25,13 +26,6 @@ export class ApiValidationPipe implements PipeTransform {
     exceptionFactory: toValidationFailed,
   });
 
-  private readonly query = new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidNonWhitelisted: false,
-    stopAtFirstError: true,
-    exceptionFactory: toValidationFailed,
-  });
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body') {
@@ -42,7 +36,7 @@ export class ApiValidationPipe implements PipeTransform {
       const inherited = Object.keys(value).filter((name) => INHERITED_NAMES.has(name));
       return inherited.length === 0 ? this.body.transform(value, metadata) : this.refuseInherited(value, inherited, metadata);
     }
-    if (metadata.type === 'query') return this.query.transform(value, metadata);
+    if (metadata.type === 'query' && metadata.metatype) return validateQuery(metadata.metatype, value);
     // Path parameters go through their own parse pipes.
     return value;
   }
@@ -59,6 +53,18 @@ export class ApiValidationPipe implements PipeTransform {
     }
     throw new ValidationFailedException(`${notAllowed}.`);
   }
+}
+
+/**
+ * A query string (flat: strings, or arrays of them for a repeated name) as an instance of its DTO
+ * class, its unknown parameters dropped. Synchronously, on every listing: Nest's ValidationPipe
+ * awaits and re-checks the shapes a body can take, which a parsed query string never has.
+ */
+function validateQuery(metatype: new () => object, value: unknown): object {
+  const query = plainToInstance(metatype, { ...(value as object) });
+  const errors = validateSync(query, { whitelist: true, forbidNonWhitelisted: false, stopAtFirstError: true, validationError: { target: false } });
+  if (errors.length > 0) throw toValidationFailed(errors);
+  return query;
 }
 
 function toValidationFailed(errors: ValidationError[]): ValidationFailedException {
