@@ -13,6 +13,11 @@ export interface StoredPet {
 }
 
 const COLUMNS = 'id, name, category_id AS categoryId, status';
+const PAGE = `SELECT ${COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`;
+const BY_ID = `SELECT ${COLUMNS} FROM pets WHERE id = ?`;
+const EXISTS = 'SELECT 1 AS found FROM pets WHERE id = ?';
+const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
+const COUNT_BY_STATUS = 'SELECT status, COUNT(*) AS count FROM pets GROUP BY status';
 
 /**
  * The pets table, one written-out statement per question, on TypeORM's connection. Rows come back
@@ -22,12 +27,11 @@ const COLUMNS = 'id, name, category_id AS categoryId, status';
 @Injectable()
 export class PetsRepository {
   private readonly dialect: SqlDialect;
-  private readonly pageSql: string;
+  /** The one statement that differs by database: see SqlDialect.forceIndex. */
   private readonly pageWithStatusSql: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.dialect = new SqlDialect(dataSource);
-    this.pageSql = `SELECT ${COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`;
     this.pageWithStatusSql = `SELECT ${COLUMNS} FROM pets${this.dialect.forceIndex('IDX_pets_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
   }
 
@@ -35,28 +39,28 @@ export class PetsRepository {
   async page(status: PetStatus | undefined, afterId: number, limit: number): Promise<StoredPet[]> {
     const rows: StoredPet[] = status
       ? await this.dataSource.query(this.pageWithStatusSql, [status, afterId, limit])
-      : await this.dataSource.query(this.pageSql, [afterId, limit]);
+      : await this.dataSource.query(PAGE, [afterId, limit]);
     return rows.map(toPet);
   }
 
   async get(id: number): Promise<StoredPet | undefined> {
-    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM pets WHERE id = ?`, [id]);
+    const [row] = await this.dataSource.query(BY_ID, [id]);
     return row && toPet(row);
   }
 
   async exists(id: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
-    return (await manager.query('SELECT 1 AS found FROM pets WHERE id = ?', [id])).length > 0;
+    return (await manager.query(EXISTS, [id])).length > 0;
   }
 
   /** Inserts a pet, inside `manager`'s transaction when given one. */
   async insert({ name, categoryId, status }: Omit<StoredPet, 'id'>, manager: EntityManager = this.dataSource.manager): Promise<StoredPet> {
-    const id = await this.dialect.insert(manager, 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)', [name, categoryId, status]);
+    const id = await this.dialect.insert(manager, INSERT, [name, categoryId, status]);
     return { id, name, categoryId, status };
   }
 
   /** How many pets have each status that occurs: one aggregate over the (status, id) index. */
   async countByStatus(): Promise<{ status: string; count: number }[]> {
-    const rows: { status: string; count: number | string }[] = await this.dataSource.query('SELECT status, COUNT(*) AS count FROM pets GROUP BY status');
+    const rows: { status: string; count: number | string }[] = await this.dataSource.query(COUNT_BY_STATUS);
     return rows.map(({ status, count }) => ({ status, count: Number(count) }));
   }
 }

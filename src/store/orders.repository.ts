@@ -16,6 +16,9 @@ export interface StoredOrder {
 }
 
 const COLUMNS = 'id, pet_id AS petId, quantity, status, ship_date AS shipDate, complete';
+const PAGE = `SELECT ${COLUMNS} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
+const BY_ID = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;
+const INSERT = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complete) VALUES (?, ?, ?, ?, ?)';
 
 /**
  * The orders table, one written-out statement per question, on TypeORM's connection. The date and
@@ -24,14 +27,13 @@ const COLUMNS = 'id, pet_id AS petId, quantity, status, ship_date AS shipDate, c
 @Injectable()
 export class OrdersRepository {
   private readonly dialect: SqlDialect;
-  private readonly pageSql: string;
+  /** The one statement that differs by database: see SqlDialect.forceIndex. */
   private readonly pageWithStatusSql: string;
   private readonly toStored: (row: Record<string, unknown>) => StoredOrder;
   private readonly toColumns: (order: Omit<StoredOrder, 'id'>) => unknown[];
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.dialect = new SqlDialect(dataSource);
-    this.pageSql = `SELECT ${COLUMNS} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
     this.pageWithStatusSql = `SELECT ${COLUMNS} FROM orders${this.dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
     const { driver } = dataSource;
     const metadata = dataSource.getMetadata(Order);
@@ -58,18 +60,17 @@ export class OrdersRepository {
   async page(status: OrderStatus | undefined, afterId: number, limit: number): Promise<StoredOrder[]> {
     const rows: Record<string, unknown>[] = status
       ? await this.dataSource.query(this.pageWithStatusSql, [status, afterId, limit])
-      : await this.dataSource.query(this.pageSql, [afterId, limit]);
+      : await this.dataSource.query(PAGE, [afterId, limit]);
     return rows.map(this.toStored);
   }
 
   async get(id: number): Promise<StoredOrder | undefined> {
-    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM orders WHERE id = ?`, [id]);
+    const [row] = await this.dataSource.query(BY_ID, [id]);
     return row && this.toStored(row);
   }
 
   /** Inserts an order, inside `manager`'s transaction when given one. */
   async insert(order: Omit<StoredOrder, 'id'>, manager: EntityManager = this.dataSource.manager): Promise<StoredOrder> {
-    const sql = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complete) VALUES (?, ?, ?, ?, ?)';
-    return { id: await this.dialect.insert(manager, sql, this.toColumns(order)), ...order };
+    return { id: await this.dialect.insert(manager, INSERT, this.toColumns(order)), ...order };
   }
 }
