@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type HeaderObject, type OpenAPIObject, type ReferenceObject, type ServerVariableObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../config/app-config.js';
 
 export const API_PREFIX = '/v1';
@@ -21,7 +21,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
       'bearer',
     )
     .addSecurityRequirements('bearer');
-  for (const server of servers(config)) builder.addServer(server.url, server.description);
+  for (const server of servers(config)) builder.addServer(server.url, server.description, server.variables);
 
   const info = builder.build();
   // DocumentBuilder.setLicense insists on a URL; a proprietary service has none to give.
@@ -34,7 +34,47 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
   closeRequestBodies(document);
+  documentHeadersOfEveryResponse(document);
   return document;
+}
+
+/** The headers the edge and the rate limit put on responses, declared once and referred to. */
+const COMMON_HEADERS: Record<string, HeaderObject> = {
+  'X-Request-Id': {
+    description: "The request's identifier, as sent in a sane X-Request-Id or else a new UUID; logs carry it too.",
+    schema: { type: 'string', maxLength: 128 },
+  },
+  'RateLimit-Policy': {
+    description: 'IETF httpapi RateLimit fields draft: `"per-key";q=LIMIT;w=60`, the requests an API key may make per minute.',
+    schema: { type: 'string', example: '"per-key";q=600;w=60' },
+  },
+  RateLimit: {
+    description: 'IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends.',
+    schema: { type: 'string', example: '"per-key";r=599;t=60' },
+  },
+};
+
+/**
+ * Every response has an X-Request-Id (the edge sets it first), and every response to a keyed
+ * operation, once its key is accepted (so all but 401), has the RateLimit fields.
+ */
+function documentHeadersOfEveryResponse(document: OpenAPIObject): void {
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...COMMON_HEADERS } };
+  const ref = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
+      const keyed = (operation?.security ?? document.security ?? []).length > 0;
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        if (!response || '$ref' in response) continue;
+        const rateLimited = keyed && status !== '401';
+        response.headers = {
+          ...response.headers,
+          'X-Request-Id': ref('X-Request-Id'),
+          ...(rateLimited && { 'RateLimit-Policy': ref('RateLimit-Policy'), RateLimit: ref('RateLimit') }),
+        };
+      }
+    }
+  }
 }
 
 /** Request bodies are strict (a property the schema lacks is a 400), and the document says so. */
@@ -50,13 +90,26 @@ function closeRequestBodies(document: OpenAPIObject): void {
   }
 }
 
-function servers(config: AppConfig): { url: string; description: string }[] {
+type Server = { url: string; description: string; variables?: Record<string, ServerVariableObject> };
+
+function servers(config: AppConfig): Server[] {
   const listed = [
     config.publicBaseUrl && { url: config.publicBaseUrl, description: 'Production' },
     config.stagingBaseUrl && { url: config.stagingBaseUrl, description: 'Staging' },
   ].filter((server) => !!server);
-  // Relative to the document's own address: the running server.
-  return listed.length > 0 ? listed : [{ url: API_PREFIX, description: 'This server' }];
+  if (listed.length > 0) return listed;
+  // Absolute once its variables are filled in (a relative URL works only in a browser), with defaults
+  // that reach a local run; generated clients take another base URL as the README shows.
+  return [
+    {
+      url: `{scheme}://{host}${API_PREFIX}`,
+      description: 'Wherever the service runs; PUBLIC_BASE_URL replaces this with its public address.',
+      variables: {
+        scheme: { enum: ['http', 'https'], default: 'http', description: 'https behind a TLS-terminating proxy.' },
+        host: { default: `localhost:${config.port}`, description: 'The host and port of the service.' },
+      },
+    },
+  ];
 }
 
 /** Serves the document as JSON and YAML and Swagger UI, all without a key. */

@@ -1,36 +1,81 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiResponse, type HeadersObject } from '@nestjs/swagger';
+import type { ErrorBody, ErrorCode } from '../errors/api-exception.js';
 import { ErrorDto } from './error.dto.js';
 
-type ErrorStatus = 400 | 404 | 413;
+/** Why an operation answers with a code, in a sentence; the document shows it under the code's status. */
+export type ErrorReasons = Partial<Record<ErrorCode, string>>;
+
+const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+
+/** Each code's status and a message it comes with: the example the document shows for the code. */
+const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
+  VALIDATION_FAILED: { status: 400, message: 'name must be a string of 1 to 255 characters.' },
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP/1.1.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 400, message: 'A request body must be sent with Content-Type: application/json.' },
+  API_KEY_MISSING: { status: 401, message: 'An API key is required: send it as Authorization: Bearer <API_KEY>.' },
+  API_KEY_INVALID: { status: 401, message: 'The API key is not valid.' },
+  PET_NOT_FOUND: { status: 404, message: 'No pet has id 42.' },
+  ORDER_NOT_FOUND: { status: 404, message: 'No order has id 42.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No route matches GET /v1/pet.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'DELETE is not allowed on /v1/pets; allowed: GET, POST.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry in a moment.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 16 KiB.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used with a different request; use a new key for a new request.' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests for this API key; retry in 12 s.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers are larger than the server accepts (16 KiB).' },
+  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The database cannot be reached; retry shortly.' },
+};
+
+/** The headers every response of a status carries, beside those the whole document adds (openapi.ts). */
+const HEADERS_BY_STATUS: Readonly<Record<number, HeadersObject>> = {
+  401: {
+    'WWW-Authenticate': {
+      description: 'Bearer realm="petstore", with error="invalid_token" when a key was sent.',
+      schema: { type: 'string' },
+    },
+  },
+  409: RETRY_AFTER,
+  429: RETRY_AFTER,
+  503: RETRY_AFTER,
+};
+
+/** The errors every keyed operation can give: it checks a key, counts it, and reads the database. */
+const EVERY_KEYED_OPERATION: ErrorReasons = {
+  API_KEY_MISSING: 'No API key was sent.',
+  API_KEY_INVALID: 'The API key is unknown or revoked.',
+  RATE_LIMITED: 'The API key is over its rate limit; retry after `Retry-After`.',
+  INTERNAL_ERROR: 'An unexpected error; nothing of it is disclosed.',
+  SERVICE_UNAVAILABLE:
+    'The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: ' +
+    'retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once.',
+};
 
 /**
- * Documents the Error responses of a protected operation: the given ones, described per operation,
- * plus the 401, 429 and 500 that every protected operation can give.
+ * Documents the Error responses of a protected operation: those of the given codes, each with why
+ * it happens here, and those every keyed operation can give. Each status shows one example per code.
  */
-export function ApiErrorResponses(responses: Partial<Record<ErrorStatus, string>>): MethodDecorator {
-  return applyDecorators(
-    ...Object.entries(responses).map(([status, description]) =>
-      ApiResponse({ status: Number(status), description, type: ErrorDto }),
-    ),
+export function ApiErrorResponses(reasons: ErrorReasons): MethodDecorator {
+  return applyDecorators(...errorResponses({ ...reasons, ...EVERY_KEYED_OPERATION }));
+}
+
+/** One documented response per status of the given codes, with the reasons and an example per code. */
+export function errorResponses(reasons: ErrorReasons): MethodDecorator[] {
+  const byStatus = new Map<number, [ErrorCode, string][]>();
+  for (const [code, reason] of Object.entries(reasons) as [ErrorCode, string][]) {
+    const { status } = EXAMPLES[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, reason]]);
+  }
+  return [...byStatus].map(([status, codes]) =>
     ApiResponse({
-      status: 401,
-      description: 'The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID).',
+      status,
+      description: codes.map(([code, reason]) => `${reason} (${code})`).join(' '),
       type: ErrorDto,
-      headers: {
-        'WWW-Authenticate': { description: 'Bearer realm="petstore", with error="invalid_token" when a key was sent.', schema: { type: 'string' } },
-      },
+      headers: HEADERS_BY_STATUS[status],
+      examples: Object.fromEntries(codes.map(([code, reason]) => [code, { summary: reason, value: { code, message: EXAMPLES[code].message, status } }])),
     }),
-    ApiResponse({
-      status: 429,
-      description: 'Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`.',
-      type: ErrorDto,
-      headers: {
-        'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-        'RateLimit-Policy': { description: 'IETF httpapi draft: `"per-key";q=LIMIT;w=60`.', schema: { type: 'string' } },
-        RateLimit: { description: 'IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`.', schema: { type: 'string' } },
-      },
-    }),
-    ApiResponse({ status: 500, description: 'Unexpected error (INTERNAL_ERROR); nothing of it is disclosed.', type: ErrorDto }),
   );
 }

@@ -1,23 +1,21 @@
 import type { PipeTransform } from '@nestjs/common';
 import { ValidationFailedException } from '../errors/api-exception.js';
 
-const INT64_MAX = 9_223_372_036_854_775_807n;
-
 /**
- * A path identifier: a positive integer in the int64 range, else 400. It stays a bigint because
- * int64 is wider than a JS number; the services know no stored id exceeds 2^53-1.
+ * The bounds of every id, stored or sent: ids are JSON integers, exact up to 2^53-1, and the service
+ * hands out no larger one. The document declares them so that clients and validators agree with it.
  */
-export class ParseIdPipe implements PipeTransform<string, bigint> {
+export const ID_SCHEMA = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+/** A path identifier: an integer from 1 to 2^53-1, else 400 (DECISIONS: anything outside int64 is). */
+export class ParseIdPipe implements PipeTransform<string, number> {
   constructor(private readonly name: string) {}
 
-  transform(value: string): bigint {
-    const id = /^[1-9][0-9]{0,18}$/.test(value) ? BigInt(value) : 0n;
-    if (id < 1n || id > INT64_MAX) {
-      throw new ValidationFailedException(`${this.name} must be a positive integer of at most 2^63-1.`);
+  transform(value: string): number {
+    const id = /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : 0;
+    if (id < 1 || id > Number.MAX_SAFE_INTEGER) {
+      throw new ValidationFailedException(`${this.name} must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`);
     }
     return id;
   }
 }
-
-/** The largest id the service ever hands out: ids are JSON integers, exact up to 2^53-1. */
-export const MAX_STORED_ID = BigInt(Number.MAX_SAFE_INTEGER);

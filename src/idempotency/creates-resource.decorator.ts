@@ -8,10 +8,10 @@ import {
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import { ApiHeader, ApiResponse, type HeadersObject } from '@nestjs/swagger';
+import { ApiHeader, type HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
-import { ErrorDto } from '../http/error.dto.js';
+import { errorResponses } from '../http/api-error-responses.decorator.js';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
 import { absoluteUrl } from '../http/request-origin.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
@@ -43,24 +43,9 @@ export function CreatesResource(): MethodDecorator {
         'retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing.',
       schema: { type: 'string', minLength: 1, maxLength: 257 },
     }),
-    ApiResponse({
-      status: HttpStatus.CONFLICT,
-      description: 'A request with this Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_USE); retry after `Retry-After`.',
-      type: ErrorDto,
-      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
-    }),
-    ApiResponse({
-      status: HttpStatus.SERVICE_UNAVAILABLE,
-      description:
-        'The database did not answer in time (SERVICE_UNAVAILABLE); retry after `Retry-After`. The resource **may have ' +
-        'been created**: retry with an Idempotency-Key (the same one, if the request had one) so it is created at most once.',
-      type: ErrorDto,
-      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
-    }),
-    ApiResponse({
-      status: HttpStatus.UNPROCESSABLE_ENTITY,
-      description: 'This Idempotency-Key was used with a different body (IDEMPOTENCY_KEY_REUSED).',
-      type: ErrorDto,
+    ...errorResponses({
+      IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still in flight; retry after `Retry-After`.',
+      IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with a different body.',
     }),
   );
 }

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPara
 import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
 import { DeprecatedRoute } from '../http/deprecated-route.js';
 import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../http/pagination/page.js';
-import { ParseIdPipe } from '../http/parse-id.pipe.js';
+import { ID_SCHEMA, ParseIdPipe } from '../http/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
 import type { IdempotencyClaim } from '../idempotency/idempotency.store.js';
@@ -28,18 +28,26 @@ export class PetsController {
       'response has a `Link` header with `rel="next"`: the URL of the next page.',
   })
   @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
-  @ApiErrorResponses({ 400: 'limit, status or cursor is not valid (VALIDATION_FAILED).' })
+  @ApiErrorResponses({ VALIDATION_FAILED: 'limit, status or cursor is not valid.' })
   list(@Query() query: ListPetsQuery): Promise<Page<PetDto>> {
     return this.pets.list(query);
   }
 
   @Post()
   @CreatesResource()
-  @ApiOperation({ operationId: 'createPet', summary: 'Add an animal' })
+  @ApiOperation({
+    operationId: 'createPet',
+    summary: 'Add an animal',
+    description:
+      'Stores a NewPet and answers the Pet with its new id and a `Location` header. `status` defaults to ' +
+      '`available`. Send an `Idempotency-Key` to make a retry safe: it never adds the animal twice.',
+  })
   @ApiCreatedResponse({ description: 'The created animal.', type: PetDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
-    400: 'The body is not a valid NewPet (VALIDATION_FAILED), not JSON (MALFORMED_JSON), or not sent as application/json (UNSUPPORTED_MEDIA_TYPE).',
-    413: 'The body is larger than 16 KiB (PAYLOAD_TOO_LARGE).',
+    VALIDATION_FAILED: 'The body is not a valid NewPet.',
+    MALFORMED_JSON: 'The body is not JSON.',
+    UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
+    PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
   })
   create(@Body() newPet: NewPetDto, @Idempotency() claim?: IdempotencyClaim): Promise<PetDto> {
     return this.pets.create(newPet, claim);
@@ -55,7 +63,7 @@ export class PetsController {
       'with the `status` filter instead (`Link: rel="successor-version"`).',
     deprecated: true,
   })
-  @ApiParam({ name: 'petId', schema: { type: 'integer', format: 'int64', minimum: 1 }, description: 'The identifier of the animal.' })
+  @ApiParam({ name: 'petId', schema: ID_SCHEMA, description: 'The identifier of the animal.' })
   @ApiOkResponse({
     description: 'The animal.',
     type: PetDto,
@@ -66,10 +74,10 @@ export class PetsController {
     },
   })
   @ApiErrorResponses({
-    400: 'petId is not a positive int64 (VALIDATION_FAILED).',
-    404: 'No animal has this id (PET_NOT_FOUND).',
+    VALIDATION_FAILED: 'petId is not an integer from 1 to 2^53-1.',
+    PET_NOT_FOUND: 'No animal has this id.',
   })
-  get(@Param('petId', new ParseIdPipe('petId')) petId: bigint): Promise<PetDto> {
+  get(@Param('petId', new ParseIdPipe('petId')) petId: number): Promise<PetDto> {
     return this.pets.get(petId);
   }
 }

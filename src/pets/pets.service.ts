@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { readPage, type Page } from '../http/pagination/page.js';
-import { MAX_STORED_ID } from '../http/parse-id.pipe.js';
 import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.store.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
@@ -33,8 +32,8 @@ export class PetsService {
     return counts;
   }
 
-  async get(id: bigint): Promise<StoredPet> {
-    const pet = id <= MAX_STORED_ID ? await this.pets.get(Number(id)) : undefined;
+  async get(id: number): Promise<StoredPet> {
+    const pet = await this.pets.get(id);
     if (!pet) throw new PetNotFoundException(id);
     return pet;
   }

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } f
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
 import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../http/pagination/page.js';
-import { ParseIdPipe } from '../http/parse-id.pipe.js';
+import { ID_SCHEMA, ParseIdPipe } from '../http/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
 import type { IdempotencyClaim } from '../idempotency/idempotency.store.js';
@@ -26,7 +26,7 @@ export class OrdersController {
     description: 'Orders in ascending id order, optionally only those with one status, paged like `GET /pets`.',
   })
   @ApiOkResponse({ description: 'A page of orders.', type: OrderDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
-  @ApiErrorResponses({ 400: 'limit, status or cursor is not valid (VALIDATION_FAILED).' })
+  @ApiErrorResponses({ VALIDATION_FAILED: 'limit, status or cursor is not valid.' })
   list(@Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
     return this.orders.list(query);
   }
@@ -40,23 +40,25 @@ export class OrdersController {
   })
   @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
-    400: 'The body is not a valid NewOrder (VALIDATION_FAILED), not JSON (MALFORMED_JSON), or not sent as application/json (UNSUPPORTED_MEDIA_TYPE).',
-    404: 'No animal has the petId (PET_NOT_FOUND).',
-    413: 'The body is larger than 16 KiB (PAYLOAD_TOO_LARGE).',
+    VALIDATION_FAILED: 'The body is not a valid NewOrder.',
+    MALFORMED_JSON: 'The body is not JSON.',
+    UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
+    PET_NOT_FOUND: 'No animal has the petId.',
+    PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
   })
   place(@Body() newOrder: NewOrderDto, @Idempotency() claim?: IdempotencyClaim): Promise<OrderDto> {
     return this.orders.place(newOrder, claim);
   }
 
   @Get(':orderId')
-  @ExperimentalOperation({ operationId: 'getOrder', summary: 'Get an order' })
-  @ApiParam({ name: 'orderId', schema: { type: 'integer', format: 'int64', minimum: 1 }, description: 'The identifier of the order.' })
+  @ExperimentalOperation({ operationId: 'getOrder', summary: 'Get an order', description: 'The order with this id.' })
+  @ApiParam({ name: 'orderId', schema: ID_SCHEMA, description: 'The identifier of the order.' })
   @ApiOkResponse({ description: 'The order.', type: OrderDto })
   @ApiErrorResponses({
-    400: 'orderId is not a positive int64 (VALIDATION_FAILED).',
-    404: 'No order has this id (ORDER_NOT_FOUND).',
+    VALIDATION_FAILED: 'orderId is not an integer from 1 to 2^53-1.',
+    ORDER_NOT_FOUND: 'No order has this id.',
   })
-  get(@Param('orderId', new ParseIdPipe('orderId')) orderId: bigint): Promise<OrderDto> {
+  get(@Param('orderId', new ParseIdPipe('orderId')) orderId: number): Promise<OrderDto> {
     return this.orders.get(orderId);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { readPage, type Page } from '../http/pagination/page.js';
-import { MAX_STORED_ID } from '../http/parse-id.pipe.js';
 import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.store.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
 import { PetsRepository } from '../pets/pets.repository.js';
@@ -34,8 +33,8 @@ export class OrdersService {
     });
   }
 
-  async get(id: bigint): Promise<OrderDto> {
-    const order = id <= MAX_STORED_ID ? await this.orders.get(Number(id)) : undefined;
+  async get(id: number): Promise<OrderDto> {
+    const order = await this.orders.get(id);
     if (!order) throw new OrderNotFoundException(id);
     return OrderDto.from(order);
   }

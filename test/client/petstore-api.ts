@@ -17,7 +17,10 @@ export interface paths {
          */
         get: operations["listPets"];
         put?: never;
-        /** Add an animal */
+        /**
+         * Add an animal
+         * @description Stores a NewPet and answers the Pet with its new id and a `Location` header. `status` defaults to `available`. Send an `Idempotency-Key` to make a retry safe: it never adds the animal twice.
+         */
         post: operations["createPet"];
         delete?: never;
         options?: never;
@@ -79,7 +82,7 @@ export interface paths {
         };
         /**
          * Get an order
-         * @description Experimental: the shape of this operation may change without a new API version.
+         * @description Experimental: the shape of this operation may change without a new API version. The order with this id.
          */
         get: operations["getOrder"];
         put?: never;
@@ -99,7 +102,7 @@ export interface paths {
         };
         /**
          * Count animals by status
-         * @description Experimental: the shape of this operation may change without a new API version.
+         * @description Experimental: the shape of this operation may change without a new API version. How many animals have each status, 0 for a status none has.
          */
         get: operations["getInventory"];
         put?: never;
@@ -261,7 +264,14 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's identifier, as sent in a sane X-Request-Id or else a new UUID; logs carry it too. */
+        "X-Request-Id": string;
+        /** @description IETF httpapi RateLimit fields draft: `"per-key";q=LIMIT;w=60`, the requests an API key may make per minute. */
+        "RateLimit-Policy": string;
+        /** @description IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends. */
+        RateLimit: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -287,50 +297,73 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"][];
                 };
             };
-            /** @description limit, status or cursor is not valid (VALIDATION_FAILED). */
+            /** @description limit, status or cursor is not valid. (VALIDATION_FAILED) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
-                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -362,90 +395,111 @@ export interface operations {
                     Location?: string;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The body is not a valid NewPet (VALIDATION_FAILED), not JSON (MALFORMED_JSON), or not sent as application/json (UNSUPPORTED_MEDIA_TYPE). */
+            /** @description The body is not a valid NewPet. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_USE); retry after `Retry-After`. */
+            /** @description A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB (PAYLOAD_TOO_LARGE). */
+            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description This Idempotency-Key was used with a different body (IDEMPOTENCY_KEY_REUSED). */
+            /** @description This Idempotency-Key was used with a different body. (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
-                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database did not answer in time (SERVICE_UNAVAILABLE); retry after `Retry-After`. The resource **may have been created**: retry with an Idempotency-Key (the same one, if the request had one) so it is created at most once. */
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
             503: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -475,59 +529,85 @@ export interface operations {
                     Sunset?: string;
                     /** @description The replacement: `<…/v1/pets>; rel="successor-version"`. */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description petId is not a positive int64 (VALIDATION_FAILED). */
+            /** @description petId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No animal has this id (PET_NOT_FOUND). */
+            /** @description No animal has this id. (PET_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
-                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -557,50 +637,73 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"][];
                 };
             };
-            /** @description limit, status or cursor is not valid (VALIDATION_FAILED). */
+            /** @description limit, status or cursor is not valid. (VALIDATION_FAILED) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
-                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -632,99 +735,123 @@ export interface operations {
                     Location?: string;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description The body is not a valid NewOrder (VALIDATION_FAILED), not JSON (MALFORMED_JSON), or not sent as application/json (UNSUPPORTED_MEDIA_TYPE). */
+            /** @description The body is not a valid NewOrder. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No animal has the petId (PET_NOT_FOUND). */
+            /** @description No animal has the petId. (PET_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_USE); retry after `Retry-After`. */
+            /** @description A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB (PAYLOAD_TOO_LARGE). */
+            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description This Idempotency-Key was used with a different body (IDEMPOTENCY_KEY_REUSED). */
+            /** @description This Idempotency-Key was used with a different body. (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
-                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database did not answer in time (SERVICE_UNAVAILABLE); retry after `Retry-After`. The resource **may have been created**: retry with an Idempotency-Key (the same one, if the request had one) so it is created at most once. */
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
             503: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -748,59 +875,85 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description orderId is not a positive int64 (VALIDATION_FAILED). */
+            /** @description orderId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No order has this id (ORDER_NOT_FOUND). */
+            /** @description No order has this id. (ORDER_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
-                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -821,41 +974,61 @@ export interface operations {
             /** @description How many animals have each status. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Inventory"];
                 };
             };
-            /** @description The API key is missing (API_KEY_MISSING) or not valid (API_KEY_INVALID). */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit of the API key (RATE_LIMITED); retry after `Retry-After`. */
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
-                    /** @description IETF httpapi draft: `"per-key";q=LIMIT;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF httpapi draft: `"per-key";r=REMAINING;t=SECONDS`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); nothing of it is disclosed. */
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

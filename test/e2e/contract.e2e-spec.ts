@@ -49,6 +49,13 @@ describe('the committed document', () => {
     const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
+
+  it("passes Spectral's spectral:oas rules with no finding of any severity", async () => {
+    const { stdout } = await run(bin('spectral'), ['lint', 'openapi.json', '--ruleset', '.spectral.yaml', '--format=json', '--quiet'], {
+      maxBuffer: 16 << 20,
+    });
+    expect(JSON.parse(stdout)).toEqual([]);
+  });
 });
 
 /** What every response through Prism must not be: Prism's own report of a violation. */

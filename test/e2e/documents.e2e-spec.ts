@@ -1,23 +1,25 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import yaml from 'js-yaml';
 import { ERROR_CODES } from '../../src/errors/api-exception.js';
-import { useApp } from './support/test-app.js';
+import { AUTH, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
 type Json = Record<string, any>;
 
 const OPERATIONS = [
-  ['/pets', 'get', 'listPets', ['200', '400', '401', '429', '500']],
+  ['/pets', 'get', 'listPets', ['200', '400', '401', '429', '500', '503']],
   ['/pets', 'post', 'createPet', ['201', '400', '401', '409', '413', '422', '429', '500', '503']],
-  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '429', '500']],
+  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '429', '500', '503']],
 ] as const;
 
 const STORE_OPERATIONS = [
-  ['/store/orders', 'get', 'listOrders', ['200', '400', '401', '429', '500']],
+  ['/store/orders', 'get', 'listOrders', ['200', '400', '401', '429', '500', '503']],
   ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '404', '409', '413', '422', '429', '500', '503']],
-  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '400', '401', '404', '429', '500']],
-  ['/store/inventory', 'get', 'getInventory', ['200', '401', '429', '500']],
+  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '400', '401', '404', '429', '500', '503']],
+  ['/store/inventory', 'get', 'getInventory', ['200', '401', '429', '500', '503']],
 ] as const;
+
+const ALL_OPERATIONS = [...OPERATIONS, ...STORE_OPERATIONS].map(([path, method]) => [path, method] as const);
 
 describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   const ctx = useApp(kind);
@@ -51,9 +53,75 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(init.text).toContain('"operationId": "listPets"');
   });
 
-  it('writes paths relative to servers that end in /v1', () => {
+  it('writes paths relative to a server that ends in /v1 and is absolute once its defaults fill it in', () => {
     expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}', '/store/inventory', '/store/orders', '/store/orders/{orderId}']);
-    expect(document.servers).toEqual([{ url: '/v1', description: 'This server' }]);
+    expect(document.servers).toHaveLength(1);
+    const [{ url, variables }] = document.servers;
+    const filled = url.replace(/\{(\w+)\}/g, (_: string, name: string) => variables[name].default);
+    expect(filled).toBe('http://localhost:3000/v1');
+    expect(new URL(filled).pathname).toBe('/v1');
+    expect(variables.scheme.enum).toEqual(['http', 'https']);
+  });
+
+  it.each(ALL_OPERATIONS)('shows under each error status of %s %s an example of its own code and status', (path, method) => {
+    const responses: Json = document.paths[path][method].responses;
+    for (const [status, response] of Object.entries<Json>(responses).filter(([s]) => Number(s) >= 400)) {
+      const examples = Object.entries<Json>(response.content['application/json'].examples);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const [name, { value }] of examples) {
+        expect(value).toEqual({ code: name, message: expect.any(String), status: Number(status) });
+        expect(ERROR_CODES).toContain(value.code);
+        expect(response.description).toContain(value.code);
+      }
+    }
+    expect(Object.keys(responses['401'].content['application/json'].examples).sort()).toEqual(['API_KEY_INVALID', 'API_KEY_MISSING']);
+    expect(Object.keys(responses['503'].content['application/json'].examples)).toEqual(['SERVICE_UNAVAILABLE']);
+  });
+
+  it('shows the not-found code of the thing each operation looks for', () => {
+    const example = (path: string, method: string) => Object.keys(document.paths[path][method].responses['404'].content['application/json'].examples);
+    expect(example('/pets/{petId}', 'get')).toEqual(['PET_NOT_FOUND']);
+    expect(example('/store/orders', 'post')).toEqual(['PET_NOT_FOUND']);
+    expect(example('/store/orders/{orderId}', 'get')).toEqual(['ORDER_NOT_FOUND']);
+  });
+
+  it.each(ALL_OPERATIONS)('declares on every response of %s %s the headers the service sends on it', (path, method) => {
+    const operation: Json = document.paths[path][method];
+    for (const [status, response] of Object.entries<Json>(operation.responses)) {
+      const headers = Object.keys(response.headers);
+      expect(headers).toContain('X-Request-Id');
+      if (status === '401') expect(headers).not.toContain('RateLimit');
+      else expect(headers).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+      if (['409', '429', '503'].includes(status)) expect(headers).toContain('Retry-After');
+    }
+    expect(Object.keys(document.components.headers).sort()).toEqual(['RateLimit', 'RateLimit-Policy', 'X-Request-Id']);
+  });
+
+  it('is true to the headers it declares: real responses carry them', async () => {
+    const sent = [
+      await ctx.http().get('/v1/pets').set(AUTH),
+      await ctx.http().get('/v1/pets/abc').set(AUTH),
+      await ctx.http().get('/v1/pets/9007199254740991').set(AUTH),
+      await ctx.http().post('/v1/pets').set(AUTH).set('Content-Type', 'application/json').send('{"name":'),
+      await ctx.http().get('/v1/store/orders/1').set(AUTH),
+    ];
+    expect(sent.map((response) => response.status)).toEqual([200, 400, 404, 400, 404]);
+    for (const response of sent) {
+      expect(response.headers['x-request-id']).toMatch(/\S/);
+      expect(response.headers['ratelimit-policy']).toMatch(/^"per-key";q=\d+;w=60$/);
+      expect(response.headers.ratelimit).toMatch(/^"per-key";r=\d+;t=\d+$/);
+    }
+    const refused = await ctx.http().get('/v1/pets');
+    expect(refused.status).toBe(401);
+    expect(refused.headers['x-request-id']).toMatch(/\S/);
+  });
+
+  it('bounds every id by 2^53-1, the largest the service hands out or accepts', () => {
+    const { Pet, Order, NewOrder } = document.components.schemas;
+    const bounds = { type: 'integer', format: 'int64', minimum: 1, maximum: 9007199254740991 };
+    for (const schema of [Pet.properties.id, Order.properties.id, Order.properties.petId, NewOrder.properties.petId]) expect(schema).toMatchObject(bounds);
+    expect(document.paths['/pets/{petId}'].get.parameters[0].schema).toEqual(bounds);
+    expect(document.paths['/store/orders/{orderId}'].get.parameters[0].schema).toEqual(bounds);
   });
 
   it.each(OPERATIONS)('documents %s %s as %s with every response it gives', (path, method, operationId, statuses) => {
@@ -77,7 +145,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   it('marks getPet deprecated and names its removal date, replacement and headers', () => {
     const getPet = document.paths['/pets/{petId}'].get;
     expect(getPet.deprecated).toBe(true);
-    expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
+    expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'RateLimit', 'RateLimit-Policy', 'Sunset', 'X-Request-Id']);
     expect(getPet.description).toMatch(/5 December 2030/);
     expect(getPet.description).toMatch(/GET \/pets.*status/);
     expect(getPet.parameters).toEqual([
@@ -118,7 +186,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(createPet.parameters).toEqual([
       expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
     ]);
-    expect(Object.keys(createPet.responses['201'].headers).sort()).toEqual(['Idempotent-Replayed', 'Location']);
+    expect(Object.keys(createPet.responses['201'].headers).sort()).toEqual(['Idempotent-Replayed', 'Location', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id']);
     expect(createPet.responses['409'].description).toMatch(/IDEMPOTENCY_KEY_IN_USE/);
     expect(createPet.responses['422'].description).toMatch(/IDEMPOTENCY_KEY_REUSED/);
   });

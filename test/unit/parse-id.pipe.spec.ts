@@ -6,15 +6,14 @@ describe('ParseIdPipe', () => {
   const pipe = new ParseIdPipe('petId');
 
   it.each([
-    ['1', 1n],
-    ['42', 42n],
-    ['9007199254740993', 9007199254740993n],
-    ['9223372036854775807', 9223372036854775807n],
+    ['1', 1],
+    ['42', 42],
+    ['9007199254740991', 9007199254740991],
   ])('reads %p as %p', (value, id) => {
     expect(pipe.transform(value)).toBe(id);
   });
 
-  it.each(['0', '-1', '01', '1.0', '1e3', ' 1', 'abc', '', '9223372036854775808', '99999999999999999999'])(
+  it.each(['0', '-1', '01', '1.0', '1e3', ' 1', 'abc', '', '9007199254740992', '9223372036854775807', '99999999999999999999'])(
     'rejects %p naming the parameter',
     (value) => {
       expect(() => pipe.transform(value)).toThrow(ValidationFailedException);

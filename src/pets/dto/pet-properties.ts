@@ -1,5 +1,6 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { PET_STATUSES } from '../pet-status.js';
+import { ID_SCHEMA } from '../../http/parse-id.pipe.js';
 
 /** The document's view of the fields Pet and NewPet share, so their bounds are stated once. */
 export const NAME_PROPERTY: ApiPropertyOptions = {
@@ -12,10 +13,7 @@ export const NAME_PROPERTY: ApiPropertyOptions = {
 };
 
 export const CATEGORY_ID_PROPERTY: ApiPropertyOptions = {
-  type: 'integer',
-  format: 'int64',
-  minimum: 1,
-  maximum: Number.MAX_SAFE_INTEGER,
+  ...ID_SCHEMA,
   description: 'Identifier of the category the animal belongs to.',
   example: 3,
 };

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { PetStatus } from '../pet-status.js';
 import { CATEGORY_ID_PROPERTY, NAME_PROPERTY, STATUS_PROPERTY } from './pet-properties.js';
+import { ID_SCHEMA } from '../../http/parse-id.pipe.js';
 
 /** An animal: a NewPet plus the identifier the service assigned, and always a status. */
 @ApiSchema({ name: 'Pet', description: 'An animal in the store.' })
 export class PetDto {
-  @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier, assigned on creation.', example: 1 })
+  @ApiProperty({ ...ID_SCHEMA, description: 'Unique identifier, assigned on creation.', example: 1 })
   id: number;
 
   @ApiProperty(NAME_PROPERTY)

@@ -1,12 +1,10 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { ORDER_STATUSES } from '../order-status.js';
+import { ID_SCHEMA } from '../../http/parse-id.pipe.js';
 
 /** The document's view of the fields Order and NewOrder share. */
 export const PET_ID_PROPERTY: ApiPropertyOptions = {
-  type: 'integer',
-  format: 'int64',
-  minimum: 1,
-  maximum: Number.MAX_SAFE_INTEGER,
+  ...ID_SCHEMA,
   description: 'The animal ordered; it must exist.',
   example: 1,
 };
