@@ -20,9 +20,11 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty'>, 
 }
 
 /**
- * One line per finished request: request id, method, URL, route pattern, status and duration in
- * ms; `error` level for a 5xx or a broken response stream (the exception filter has logged the
- * cause of a 5xx), `aborted` when the client left before the answer was complete. Written here
+ * One line per finished request: request id, method, URL, route pattern, status, duration in ms
+ * and the API key's id (not secret) when one was accepted; `error` level for a 5xx or a broken
+ * response stream (the exception filter has logged the cause of a 5xx), `warn` for a call of a
+ * deprecated operation (its response says `Deprecation`), so operators can tell who must move
+ * before the sunset, `aborted` when the client left before the answer was complete. Written here
  * rather than with pino-http, which builds two child loggers for every request.
  */
 export function requestLogLine(logger: Logger): (finished: FinishedRequest) => void {
@@ -34,11 +36,19 @@ export function requestLogLine(logger: Logger): (finished: FinishedRequest) => v
       res: { statusCode: response.statusCode },
       responseTime: Math.round(durationMs),
       route: routeOf(request),
+      ...(request.apiKey && { keyId: request.apiKey.keyId }),
+      ...(isDeprecatedCall(response) && { deprecated: true }),
       ...(response.writableFinished ? {} : { aborted: true }),
       ...(error ? { err: error } : {}),
     };
     const message = `${request.method} ${url} ${response.statusCode}`;
     if (error || response.statusCode >= 500) logger.error(line, message);
+    else if (line.deprecated) logger.warn(line, `${message} (deprecated operation, key ${line.keyId ?? 'none'})`);
     else logger.info(line, message);
   };
+}
+
+/** A response of an operation marked deprecated (DeprecatedRoute): it carries the Deprecation field. */
+export function isDeprecatedCall(response: { getHeader(name: string): unknown }): boolean {
+  return response.getHeader('Deprecation') !== undefined;
 }

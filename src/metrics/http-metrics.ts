@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DataSource } from 'typeorm';
 import type { FinishedRequest } from '../http/edge.js';
 import { routeOf } from '../http/route-table.js';
+import { isDeprecatedCall } from '../logging/request-log.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 
 /** The parts of a mysql2 pool the gauges read. They are not public API: read defensively. */
@@ -33,6 +34,12 @@ export class HttpMetrics {
     help: 'Time from request to the end of the response, by method, route pattern and status.',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly deprecatedCalls = new Counter({
+    name: 'petstore_deprecated_requests_total',
+    help: 'Calls of deprecated operations (getPet until its sunset), by route pattern and API key id: who still has to move.',
+    labelNames: ['route', 'key_id'] as const,
     registers: [this.registry],
   });
 
@@ -90,5 +97,6 @@ export class HttpMetrics {
     const labels = { method: request.method, route: routeOf(request) ?? 'unmatched', status: String(response.statusCode) };
     this.requests.inc(labels);
     this.duration.observe(labels, durationMs / 1000);
+    if (isDeprecatedCall(response)) this.deprecatedCalls.inc({ route: labels.route, key_id: request.apiKey?.keyId ?? 'none' });
   };
 }

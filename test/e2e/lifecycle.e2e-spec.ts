@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
+import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
 import { freePort } from './support/free-port.js';
 import { useServiceProcesses } from './support/use-service-processes.js';
 
@@ -12,6 +13,18 @@ describe('the service as a process', () => {
     return { service, base: await service.listening() };
   };
   const auth = { Authorization: `Bearer ${SECRET_KEY}` };
+  /** With LOG_LEVEL=warn: not even the start-up line, which is information, so the port is chosen here. */
+  const startLoggingWarnings = async () => {
+    const port = await freePort();
+    const service = await processes.spawn({ PORT: String(port), API_KEYS: SECRET_KEY, LOG_LEVEL: 'warn' });
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 15_000;
+    while ((await fetch(`${base}/health/live`).catch(() => undefined))?.status !== 200) {
+      if (Date.now() > deadline) throw new Error(`the service did not start:\n${service.stderr}`);
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+    return { service, base };
+  };
   const jsonLines = (output: string) => output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
 
   describe('logs', () => {
@@ -42,18 +55,27 @@ describe('the service as a process', () => {
     });
 
     it('logs only warnings and worse with LOG_LEVEL=warn', async () => {
-      // Not even the start-up line, which is information: the port is chosen here instead.
-      const port = await freePort();
-      const service = await processes.spawn({ PORT: String(port), API_KEYS: SECRET_KEY, LOG_LEVEL: 'warn' });
-      const base = `http://127.0.0.1:${port}`;
-      const deadline = Date.now() + 15_000;
-      while ((await fetch(`${base}/health/live`).catch(() => undefined))?.status !== 200) {
-        if (Date.now() > deadline) throw new Error(`the service did not start:\n${service.stderr}`);
-        await new Promise((wait) => setTimeout(wait, 100));
-      }
+      const { service, base } = await startLoggingWarnings();
       expect((await fetch(`${base}/v1/pets`, { headers: auth })).status).toBe(200);
       await new Promise((wait) => setTimeout(wait, 300));
       expect(service.stdout).toBe('');
+    });
+
+    it('warns of each call of the deprecated getPet with the key id, and counts those calls by key', async () => {
+      const { service, base } = await startLoggingWarnings();
+      expect((await fetch(`${base}/v1/pets`, { headers: auth })).status).toBe(200);
+      expect((await fetch(`${base}/v1/pets/7`, { headers: auth })).status).toBe(404);
+      expect((await fetch(`${base}/v1/pets/8`, { headers: auth })).status).toBe(404);
+      await service.waitForOutput(/GET \/v1\/pets\/8 404/);
+
+      const keyId = bootstrapKeyId(SECRET_KEY);
+      expect(jsonLines(service.stdout).map((line) => [line.level, line.route, line.keyId, line.deprecated])).toEqual([
+        [40, '/v1/pets/:petId', keyId, true],
+        [40, '/v1/pets/:petId', keyId, true],
+      ]);
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toContain(`petstore_deprecated_requests_total{route="/v1/pets/:petId",key_id="${keyId}"} 2`);
+      expect(metrics).not.toMatch(/petstore_deprecated_requests_total\{route="\/v1\/pets"/);
     });
 
     it('prints readable lines only when asked, with LOG_PRETTY=true', async () => {
