@@ -1,7 +1,8 @@
 /**
  * Makes, lists and revokes API keys, against whichever database DATABASE_URL names — with or
- * without the service running. `npm run apikey -- create NAME | list | revoke ID`.
- * Exit codes: 0 done, 1 failed (database, unknown id), 2 used wrongly.
+ * without the service running. `npm run apikey -- --help` says how; `npm run apikey` runs the built
+ * tool without rebuilding (it builds only when dist/ is missing), as the image does.
+ * Exit codes: 0 done, 1 failed (database, no such key, an ambiguous prefix), 2 used wrongly.
  */
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -12,7 +13,27 @@ import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 
-const USAGE = 'usage: npm run apikey -- create NAME | list | revoke ID';
+const USAGE = 'usage: npm run apikey -- create NAME | list | revoke ID|PREFIX | --help';
+
+const HELP = `${USAGE}
+
+Makes, lists and revokes the API keys of the Pet Store service, in the database DATABASE_URL names
+(the SQLite file data/petstore.sqlite when it is unset), while the service runs or not.
+
+  create NAME        Makes a key and prints it on stdout, the only time it is ever shown. NAME is a
+                     label of 1 to 100 characters (quote one with spaces); a name other active keys
+                     have is accepted with a warning.
+  list               Every key: id, name, prefix, created, last used and revoked; never a key.
+  revoke ID|PREFIX   Revokes the key with this id, or the one key whose prefix (as list shows it,
+                     psk_…) starts with PREFIX; a PREFIX more than one key has is refused. Every
+                     instance refuses the key within 1 s with REDIS_URL set, else within its key
+                     cache time (API_KEY_CACHE_MS, 30 s by default). Revoking twice is harmless.
+  help, --help, -h   This text.
+
+From a built checkout: node dist/src/cli/apikey.js COMMAND; in the image:
+docker compose run --rm api node dist/src/cli/apikey.js COMMAND.
+Exit codes: 0 done, 1 failed (database, no such key, an ambiguous prefix), 2 used wrongly.
+`;
 
 class CliError extends Error {
   constructor(
@@ -23,21 +44,27 @@ class CliError extends Error {
   }
 }
 
-type Command = { run: 'create'; name: string } | { run: 'list' } | { run: 'revoke'; id: number };
+/** Which key a revoke names: its id, or the start of the prefix `list` shows (the "…" it ends with may be pasted along). */
+type KeyReference = { id: number } | { prefix: string };
+
+type Command = { run: 'help' } | { run: 'create'; name: string } | { run: 'list' } | { run: 'revoke'; key: KeyReference };
 
 function parseArguments(args: readonly string[]): Command {
   const [command, ...rest] = args;
+  if (['help', '--help', '-h'].includes(command) && rest.length === 0) return { run: 'help' };
   if (command === 'create' && rest.length === 1) return { run: 'create', name: rest[0] };
   if (command === 'create') throw new CliError('create needs exactly one NAME (quote a name with spaces)', 2);
   if (command === 'list' && rest.length === 0) return { run: 'list' };
-  if (command === 'revoke' && rest.length === 1) {
-    if (!/^[1-9][0-9]{0,15}$/.test(rest[0]) || !Number.isSafeInteger(Number(rest[0]))) {
-      throw new CliError(`revoke needs the numeric ID that list shows (got "${rest[0]}")`, 2);
-    }
-    return { run: 'revoke', id: Number(rest[0]) };
-  }
-  if (command === 'revoke') throw new CliError('revoke needs exactly one ID', 2);
+  if (command === 'revoke' && rest.length === 1) return { run: 'revoke', key: parseKeyReference(rest[0]) };
+  if (command === 'revoke') throw new CliError('revoke needs exactly one ID or PREFIX', 2);
   throw new CliError(USAGE, 2);
+}
+
+function parseKeyReference(given: string): KeyReference {
+  if (/^[1-9][0-9]{0,15}$/.test(given) && Number.isSafeInteger(Number(given))) return { id: Number(given) };
+  const prefix = given.replace(/…$/, '');
+  if (/^psk_[A-Za-z0-9_-]+$/.test(prefix)) return { prefix };
+  throw new CliError(`revoke needs the numeric ID or the psk_… PREFIX that list shows (got "${given}")`, 2);
 }
 
 async function openStore(config: AppConfig): Promise<{ store: ApiKeyStore; close: () => Promise<void> }> {
@@ -50,10 +77,15 @@ async function openStore(config: AppConfig): Promise<{ store: ApiKeyStore; close
   return { store: new ApiKeyStore(dataSource.getRepository(ApiKey)), close: () => dataSource.destroy() };
 }
 
-async function execute(command: Command, store: ApiKeyStore, config: AppConfig): Promise<void> {
+async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKeyStore, config: AppConfig): Promise<void> {
   switch (command.run) {
     case 'create': {
+      const namesakes = (await store.list()).filter((key) => key.name === command.name && !key.revokedAt);
       const { apiKey, key } = await store.create(command.name);
+      if (namesakes.length > 0) {
+        const ids = namesakes.map((namesake) => namesake.id).join(', ');
+        process.stderr.write(`apikey: warning: active key ${ids} already has the name "${command.name}"; names are labels, ids tell keys apart\n`);
+      }
       process.stderr.write(`Created API key ${apiKey.id} "${apiKey.name}". This is the only time it is shown:\n`);
       process.stdout.write(`${key}\n`);
       return;
@@ -62,9 +94,10 @@ async function execute(command: Command, store: ApiKeyStore, config: AppConfig):
       process.stdout.write(formatTable(await store.list()));
       return;
     case 'revoke': {
-      const apiKey = await store.revoke(command.id);
-      if (!apiKey) throw new CliError(`no API key has ID ${command.id}`, 1);
-      const within = (await announceRevocation(apiKey.id, config)) ? '1 second' : '30 seconds';
+      const id = await resolveKeyId(command.key, store);
+      const apiKey = await store.revoke(id);
+      if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
+      const within = (await announceRevocation(apiKey.id, config)) ? '1 second' : `${Math.ceil(config.apiKeyCacheMs / 1000)} seconds`;
       process.stdout.write(
         `Revoked API key ${apiKey.id} "${apiKey.name}" (${apiKey.prefix}…) at ${formatDate(apiKey.revokedAt)}; ` +
           `every instance refuses it within ${within}.\n`,
@@ -72,6 +105,18 @@ async function execute(command: Command, store: ApiKeyStore, config: AppConfig):
       return;
     }
   }
+}
+
+/** The id a reference names; a prefix must belong to exactly one key, revoked or not, so a revoke never guesses. */
+async function resolveKeyId(reference: KeyReference, store: ApiKeyStore): Promise<number> {
+  if ('id' in reference) return reference.id;
+  const matches = (await store.list()).filter((key) => key.prefix.startsWith(reference.prefix) || reference.prefix.startsWith(key.prefix));
+  if (matches.length === 0) throw new CliError(`no API key has a prefix starting with ${reference.prefix}`, 1);
+  if (matches.length > 1) {
+    const ids = matches.map((key) => key.id).join(', ');
+    throw new CliError(`${reference.prefix} is the start of ${matches.length} keys' prefixes (ids ${ids}); revoke by ID, or give more of the prefix`, 1);
+  }
+  return matches[0].id;
 }
 
 /** With REDIS_URL, tells every instance at once; false when there is no Redis to tell, or it did not answer. */
@@ -110,6 +155,10 @@ function formatDate(date: Date | null, absent = ''): string {
 async function main(args: readonly string[]): Promise<number> {
   try {
     const command = parseArguments(args);
+    if (command.run === 'help') {
+      process.stdout.write(HELP);
+      return 0;
+    }
     const config = loadAppConfig(process.env);
     const { store, close } = await openStore(config);
     try {

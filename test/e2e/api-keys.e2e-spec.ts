@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { runApiKeyCli } from './support/service-process.js';
+import { DataSource, In } from 'typeorm';
+import { ApiKey } from '../../src/auth/api-key.entity.js';
+import { APIKEY_SCRIPT, runApiKeyCli } from './support/service-process.js';
 import { expectError, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -122,6 +126,42 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     expect((await cli('list')).stdout).toMatch(new RegExp(`^${id}\\s+to revoke\\s.*\\d{4}-\\d\\d-\\d\\dT\\S+Z$`, 'm'));
   });
 
+  it('revokes by the prefix list shows, pasted with its ellipsis or shortened', async () => {
+    const key = await createKey('by prefix');
+    const row = (await cli('list')).stdout.split('\n').find((line) => line.includes('by prefix'))!;
+    const [id, shown] = [row.split(/\s+/)[0], /psk_\S+…/.exec(row)![0]];
+    expect(shown).toBe(`${key.slice(0, 12)}…`);
+    const revoked = await cli('revoke', shown);
+    expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining(`Revoked API key ${id} "by prefix"`) });
+    expect((await cli('revoke', key.slice(0, 9))).stdout).toContain(`Revoked API key ${id} "by prefix"`);
+    await eventually(async () => (await getPets(first, key)).status === 401, CACHE_MS + 2_000);
+  });
+
+  it('refuses a prefix that more than one key has, naming them, and revokes neither', async () => {
+    const dataSource = first.get(DataSource);
+    const twins = ['psk_twinAAAA', 'psk_twinBBBB'];
+    for (const prefix of twins) {
+      await dataSource.getRepository(ApiKey).insert({ name: prefix, prefix, keyHash: createHash('sha256').update(prefix).digest('hex'), createdAt: new Date() });
+    }
+    const ids = (await dataSource.getRepository(ApiKey).findBy({ prefix: In(twins) })).map((key) => key.id).sort((a, b) => a - b);
+
+    const result = await cli('revoke', 'psk_twin');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`apikey: psk_twin is the start of 2 keys' prefixes (ids ${ids.join(', ')}); revoke by ID, or give more of the prefix\n`);
+    expect((await dataSource.getRepository(ApiKey).findBy({ prefix: In(twins) })).map((key) => key.revokedAt)).toEqual([null, null]);
+    expect((await cli('revoke', 'psk_twinB')).stdout).toContain(`Revoked API key ${ids[1]} "psk_twinBBBB"`);
+  });
+
+  it('warns when a new key takes a name an active key has, and makes it all the same', async () => {
+    await createKey('namesake');
+    const again = await cli('create', 'namesake');
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim()).toMatch(KEY_FORMAT);
+    expect(again.stderr).toMatch(/^apikey: warning: active key \d+ already has the name "namesake"; names are labels/);
+    const fresh = await cli('create', 'no namesake');
+    expect(fresh.stderr).not.toMatch(/warning/);
+  });
+
   it('treats revoking a revoked key as done', async () => {
     const key = await createKey('twice');
     const id = /^(\d+)\s+twice/m.exec((await cli('list')).stdout)![1];
@@ -134,11 +174,14 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     [['create'], 2, /create needs exactly one NAME/],
     [['create', ''], 2, /name must be 1 to 100 characters/],
     [['create', 'a', 'b'], 2, /create needs exactly one NAME/],
-    [['revoke'], 2, /revoke needs exactly one ID/],
-    [['revoke', 'abc'], 2, /revoke needs the numeric ID/],
-    [['revoke', '-1'], 2, /revoke needs the numeric ID/],
+    [['revoke'], 2, /revoke needs exactly one ID or PREFIX/],
+    [['revoke', 'abc'], 2, /revoke needs the numeric ID or the psk_… PREFIX that list shows/],
+    [['revoke', '-1'], 2, /revoke needs the numeric ID or the psk_… PREFIX/],
+    [['revoke', 'psk_'], 2, /revoke needs the numeric ID or the psk_… PREFIX/],
     [['revoke', '999999'], 1, /no API key has ID 999999/],
-    [['rotate'], 2, /usage: npm run apikey -- create NAME \| list \| revoke ID/],
+    [['revoke', 'psk_unknownprefix'], 1, /no API key has a prefix starting with psk_unknownprefix/],
+    [['help', 'me'], 2, /usage: npm run apikey -- create NAME \| list \| revoke ID\|PREFIX \| --help/],
+    [['rotate'], 2, /usage: npm run apikey -- create NAME \| list \| revoke ID\|PREFIX \| --help/],
     [[], 2, /usage:/],
   ])('answers %p with exit code %p and one clear line', async (args, code, message) => {
     const result = await cli(...args);
@@ -161,5 +204,23 @@ describe('the API-key tool without a database', () => {
     const result = await runApiKeyCli(['list'], { DATABASE_URL: 'redis://x' });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^apikey: invalid configuration: DATABASE_URL must start with/);
+  });
+});
+
+describe('the API-key tool, asked for help', () => {
+  it.each([['--help'], ['-h'], ['help']])('prints its commands for %p on stdout with exit code 0, without a database', async (flag) => {
+    const result = await runApiKeyCli([flag], { DATABASE_URL: 'mysql://nobody@127.0.0.1:1/none' });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^usage: npm run apikey -- create NAME \| list \| revoke ID\|PREFIX \| --help\n/);
+    for (const command of ['create NAME', 'list', 'revoke ID|PREFIX']) expect(result.stdout).toContain(`  ${command}`);
+  });
+});
+
+describe('npm run apikey', () => {
+  it('runs the built tool as it is, without building it again', async () => {
+    const built = statSync(APIKEY_SCRIPT).mtimeMs;
+    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'apikey', '--', '--help'], { env: { ...process.env, DATABASE_URL: '' } });
+    expect(stdout).toMatch(/^usage: npm run apikey -- /);
+    expect(statSync(APIKEY_SCRIPT).mtimeMs).toBe(built);
   });
 });
