@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
 import { RATE_LIMIT_STORAGE, RateLimitGuard } from './rate-limit.guard.js';

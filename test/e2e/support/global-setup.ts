@@ -76,7 +76,7 @@ export default async function globalSetup(): Promise<void> {
       '#'.repeat(78),
       '',
     ].join('\n');
-    if (process.env.CI === 'true') throw new Error(`${banner}\nCI=true: the MySQL half of the suite is required.`);
+    if (process.env.CI === 'true') throw new Error(`${banner}\nCI=true: the MySQL half of the suite is required.`, { cause: error });
     process.stderr.write(banner);
     process.env[MYSQL_PROBE_VARIABLE] = 'unavailable';
   }
@@ -91,7 +91,7 @@ async function probeRedis(): Promise<void> {
     process.env[REDIS_PROBE_VARIABLE] = 'available';
   } catch (error) {
     const banner = `\n#  Redis e2e tests DID NOT RUN: no Redis answers at ${redact(redisServerUrl())} (${error instanceof Error ? error.message : error}).\n`;
-    if (process.env.CI === 'true') throw new Error(`${banner}CI=true: the Redis tests are required.`);
+    if (process.env.CI === 'true') throw new Error(`${banner}CI=true: the Redis tests are required.`, { cause: error });
     process.stderr.write(banner);
     process.env[REDIS_PROBE_VARIABLE] = 'unavailable';
   } finally {

@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import semver from 'semver';
+
+type Manifest = { engines?: { node?: string } };
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest & { engines: { node: string } };
+const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, Manifest> };
+const claimed = new semver.Range(manifest.engines.node);
+
+/** The first and a late release of every line `engines` claims: npm warns (EBADENGINE) on neither. */
+const versions = claimed.set.flatMap((comparators) => {
+  const first = semver.minVersion(comparators.map(String).join(' '))!;
+  return [first.version, `${first.major}.999.0`];
+});
+
+describe('the Node versions the project claims', () => {
+  it('are the maintained lines 22, 24 and 26, and not the end-of-life 20', () => {
+    expect(versions.map((version) => semver.major(version))).toEqual([22, 22, 24, 24, 26, 26]);
+    expect(semver.satisfies('20.20.2', claimed)).toBe(false);
+  });
+
+  it.each(versions)('%s satisfies the engines of every locked package', (version) => {
+    const refusing = Object.entries(lock.packages)
+      .filter(([, { engines }]) => engines?.node && !semver.satisfies(version, engines.node))
+      .map(([path, { engines }]) => `${path.replace(/^.*node_modules\//, '')} (${engines!.node})`);
+    expect(refusing).toEqual([]);
+  });
+
+  it('agree with the Docker image, built on the current LTS (24)', () => {
+    const images = [...readFileSync('Dockerfile', 'utf8').matchAll(/^FROM node:(\d+)-/gm)].map(([, major]) => Number(major));
+    expect(images).toEqual([24, 24]);
+  });
+});
