@@ -44,17 +44,21 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
 
 async function authenticate(request: IncomingMessage): Promise<void> {
   const token = readBearerToken(request.headers.authorization);
-  if (token === undefined) throw new Failure(401, 'API_KEY_MISSING', 'An API key is required.', { 'WWW-Authenticate': 'Bearer realm="petstore"' });
+  if (token === undefined)
+    throw new Failure(401, 'API_KEY_MISSING', 'An API key is required.', { 'WWW-Authenticate': 'Bearer realm="petstore"' });
   const hash = hashApiKey(token);
   let known = keys.get(hash);
   if (!known || known.until < Date.now()) {
     const [rows] = await pool.query<RowDataPacket[]>('SELECT key_hash, revoked_at FROM api_keys WHERE key_hash = ?', [hash]);
-    const valid = rows.length === 1 && rows[0].revoked_at === null && timingSafeEqual(Buffer.from(rows[0].key_hash, 'hex'), Buffer.from(hash, 'hex'));
+    const valid =
+      rows.length === 1 && rows[0].revoked_at === null && timingSafeEqual(Buffer.from(rows[0].key_hash, 'hex'), Buffer.from(hash, 'hex'));
     known = { valid, until: Date.now() + KEY_CACHE_MS };
     keys.set(hash, known);
   }
   if (!known.valid) {
-    throw new Failure(401, 'API_KEY_INVALID', 'The API key is not valid.', { 'WWW-Authenticate': 'Bearer realm="petstore", error="invalid_token"' });
+    throw new Failure(401, 'API_KEY_INVALID', 'The API key is not valid.', {
+      'WWW-Authenticate': 'Bearer realm="petstore", error="invalid_token"',
+    });
   }
 }
 
@@ -65,7 +69,8 @@ async function listPets(request: IncomingMessage, response: ServerResponse, url:
   if (!(limit >= 1 && limit <= 100)) problems.push('limit must be an integer from 1 to 100');
   const statuses = url.searchParams.getAll('status');
   const status = statuses[0];
-  if (statuses.length > 1 || (status !== undefined && !STATUSES.has(status))) problems.push('status must be one of available, pending, sold');
+  if (statuses.length > 1 || (status !== undefined && !STATUSES.has(status)))
+    problems.push('status must be one of available, pending, sold');
   if (problems.length) throw new Failure(400, 'VALIDATION_FAILED', `${problems.join('; ')}.`);
   const cursors = url.searchParams.getAll('cursor');
   if (cursors.length > 1) throw new Failure(400, 'VALIDATION_FAILED', 'cursor must be given once.');
@@ -95,7 +100,8 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   const type = request.headers['content-type'] ?? '';
   const length = request.headers['content-length'];
   if (length !== '0' && (length !== undefined || request.headers['transfer-encoding'] !== undefined)) {
-    if (!/^application\/json\s*(;|$)/i.test(type)) throw new Failure(400, 'UNSUPPORTED_MEDIA_TYPE', 'A request body must be sent with Content-Type: application/json.');
+    if (!/^application\/json\s*(;|$)/i.test(type))
+      throw new Failure(400, 'UNSUPPORTED_MEDIA_TYPE', 'A request body must be sent with Content-Type: application/json.');
   }
   let size = 0;
   const chunks: Buffer[] = [];
@@ -114,14 +120,20 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 
 async function createPet(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = await readJson(request);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Failure(400, 'VALIDATION_FAILED', 'The request body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new Failure(400, 'VALIDATION_FAILED', 'The request body must be a JSON object.');
   const { name, categoryId, status = 'available', ...rest } = body as Record<string, unknown>;
   const problems = Object.keys(rest).map((key) => `${key} is not allowed`);
   if (!isName(name, 1, 255)) problems.push('name must be a string of 1 to 255 characters, not only white space');
-  if (!Number.isSafeInteger(categoryId) || (categoryId as number) < 1) problems.push(`categoryId must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+  if (!Number.isSafeInteger(categoryId) || (categoryId as number) < 1)
+    problems.push(`categoryId must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
   if (typeof status !== 'string' || !STATUSES.has(status)) problems.push('status must be one of available, pending, sold');
   if (problems.length) throw new Failure(400, 'VALIDATION_FAILED', `${problems.join('; ')}.`);
-  const [result] = await pool.query<ResultSetHeader>('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)', [name, categoryId, status]);
+  const [result] = await pool.query<ResultSetHeader>('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)', [
+    name,
+    categoryId,
+    status,
+  ]);
   const pet = { id: result.insertId, name, categoryId, status };
   send(response, 201, pet, { Location: `http://${request.headers.host}/v1/pets/${pet.id}` });
 }
@@ -130,9 +142,10 @@ async function getPet(response: ServerResponse, idText: string): Promise<void> {
   if (!/^[1-9][0-9]{0,18}$/.test(idText) || BigInt(idText) > 9_223_372_036_854_775_807n) {
     throw new Failure(400, 'VALIDATION_FAILED', 'petId must be a positive integer of at most 2^63-1.');
   }
-  const [rows] = BigInt(idText) <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? await pool.query<RowDataPacket[]>('SELECT id, name, category_id AS categoryId, status FROM pets WHERE id = ?', [Number(idText)])
-    : [[]];
+  const [rows] =
+    BigInt(idText) <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? await pool.query<RowDataPacket[]>('SELECT id, name, category_id AS categoryId, status FROM pets WHERE id = ?', [Number(idText)])
+      : [[]];
   if (!rows.length) throw new Failure(404, 'PET_NOT_FOUND', `No pet has id ${idText}.`);
   send(response, 200, rows[0]);
 }
@@ -155,7 +168,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 
 createServer((request, response) => {
   handle(request, response).catch((error: unknown) => {
-    if (error instanceof Failure) send(response, error.status, { code: error.code, message: error.message, status: error.status }, error.headers);
+    if (error instanceof Failure)
+      send(response, error.status, { code: error.code, message: error.message, status: error.status }, error.headers);
     else send(response, 500, { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred.', status: 500 });
   });
 }).listen(Number(process.env.BASELINE_PORT ?? 3100), '127.0.0.1', () => process.stdout.write('baseline listening\n'));

@@ -114,7 +114,11 @@ async function loadWithAutocannon(target: Target, scenario: Scenario, key: strin
       {
         method: scenario.method,
         headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        setupRequest: (request) => ({ ...request, path: scenario.randomId ? `${scenario.path}${randomId()}` : scenario.path, body: scenario.body }),
+        setupRequest: (request) => ({
+          ...request,
+          path: scenario.randomId ? `${scenario.path}${randomId()}` : scenario.path,
+          body: scenario.body,
+        }),
       },
     ],
   });
@@ -229,11 +233,17 @@ async function main(): Promise<void> {
     await admin.query(`INSERT INTO \`${floorDatabaseName}\`.pets SELECT * FROM \`${databaseName}\`.pets`);
 
     const baselinePort = await freePort();
-    const baselineProcess = start(['--import', 'tsx', 'bench/baseline.ts'], { DATABASE_URL: databaseUrl, BASELINE_PORT: String(baselinePort) });
+    const baselineProcess = start(['--import', 'tsx', 'bench/baseline.ts'], {
+      DATABASE_URL: databaseUrl,
+      BASELINE_PORT: String(baselinePort),
+    });
     children.push(baselineProcess);
     await ready(`http://127.0.0.1:${baselinePort}/v1/pets`, baselineProcess);
     const floorPort = await freePort();
-    const floorProcess = start(['--import', 'tsx', 'bench/stack-floor.ts'], { DATABASE_URL: `${server}/${floorDatabaseName}`, FLOOR_PORT: String(floorPort) });
+    const floorProcess = start(['--import', 'tsx', 'bench/stack-floor.ts'], {
+      DATABASE_URL: `${server}/${floorDatabaseName}`,
+      FLOOR_PORT: String(floorPort),
+    });
     children.push(floorProcess);
     await ready(`http://127.0.0.1:${floorPort}/v1/pets`, floorProcess);
 
@@ -245,7 +255,12 @@ async function main(): Promise<void> {
     const scenarios: Scenario[] = [
       { name: 'listPets', method: 'GET', path: '/v1/pets?limit=20' },
       { name: 'listPets status=sold', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
-      { name: 'createPet', method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: 'Benchmark', categoryId: 7, status: 'pending' }) },
+      {
+        name: 'createPet',
+        method: 'POST',
+        path: '/v1/pets',
+        body: JSON.stringify({ name: 'Benchmark', categoryId: 7, status: 'pending' }),
+      },
       { name: 'getPet', method: 'GET', path: '/v1/pets/', randomId: true },
     ];
 
@@ -295,8 +310,14 @@ async function main(): Promise<void> {
         what: `${c.operation} throughput ${c.floorRatio}x the stack floor's (>= ${TARGETS.floorThroughputRatio}; raw ratio ${c.rawRatio})`,
         ok: c.floorRatio >= TARGETS.floorThroughputRatio,
       })),
-      ...comparison.map((c) => ({ what: `${c.operation} p99 ${c.floorP99Ratio}x the stack floor's (<= ${TARGETS.floorP99Ratio})`, ok: c.floorP99Ratio <= TARGETS.floorP99Ratio })),
-      { what: `peak resident memory under load ${peakRssUnderLoad} MB <= ${TARGETS.peakRssMb} MB`, ok: peakRssUnderLoad <= TARGETS.peakRssMb },
+      ...comparison.map((c) => ({
+        what: `${c.operation} p99 ${c.floorP99Ratio}x the stack floor's (<= ${TARGETS.floorP99Ratio})`,
+        ok: c.floorP99Ratio <= TARGETS.floorP99Ratio,
+      })),
+      {
+        what: `peak resident memory under load ${peakRssUnderLoad} MB <= ${TARGETS.peakRssMb} MB`,
+        ok: peakRssUnderLoad <= TARGETS.peakRssMb,
+      },
     ];
 
     let scaleFigures: unknown;
@@ -310,7 +331,12 @@ async function main(): Promise<void> {
     await mkdir('bench/results', { recursive: true });
     const report = {
       date: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model,
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+      },
       settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, load: WRK ? 'wrk' : 'autocannon', seededPets: SEED },
       comparison,
       memory: { service: { ...serviceMemory, peakRssUnderLoadMb: peakRssUnderLoad } },
@@ -338,7 +364,11 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
     const deep = Math.floor(size * 0.9);
     const scenarios: Scenario[] = [
       { name: 'status=sold, first page', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
-      { name: 'status=sold, deep page', method: 'GET', path: `/v1/pets?limit=20&status=sold&cursor=${encodeCursor(deep, 'pets', { status: 'sold' })}` },
+      {
+        name: 'status=sold, deep page',
+        method: 'GET',
+        path: `/v1/pets?limit=20&status=sold&cursor=${encodeCursor(deep, 'pets', { status: 'sold' })}`,
+      },
       { name: 'no filter, deep page', method: 'GET', path: `/v1/pets?limit=20&cursor=${encodeCursor(deep, 'pets', {})}` },
     ];
     const figures: Record<string, Figures> = {};
@@ -371,12 +401,18 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
     plans[name] = { sql: sent.sql, plan: rows };
   }
   await dataSource.destroy();
-  const lines = ['', `scale: mean latency at ${SEED.toLocaleString('en')} pets vs ${SCALE.toLocaleString('en')} pets (ratio, target <= ${TARGETS.scaleRatio})`];
+  const lines = [
+    '',
+    `scale: mean latency at ${SEED.toLocaleString('en')} pets vs ${SCALE.toLocaleString('en')} pets (ratio, target <= ${TARGETS.scaleRatio})`,
+  ];
   const checks = [];
   for (const name of Object.keys(small.figures)) {
     const ratio = round(large.figures[name].meanMs / small.figures[name].meanMs);
     lines.push(`  ${name.padEnd(26)} ${small.figures[name].meanMs} ms -> ${large.figures[name].meanMs} ms  (${ratio})`);
-    checks.push({ what: `at 1,000,000 pets, ${name} takes ${ratio}x its time at 10,000 (<= ${TARGETS.scaleRatio})`, ok: ratio <= TARGETS.scaleRatio });
+    checks.push({
+      what: `at 1,000,000 pets, ${name} takes ${ratio}x its time at 10,000 (<= ${TARGETS.scaleRatio})`,
+      ok: ratio <= TARGETS.scaleRatio,
+    });
   }
   lines.push('', 'query plans at 1,000,000 pets (MySQL EXPLAIN):');
   for (const [name, { sql, plan }] of Object.entries(plans as Record<string, { sql: string; plan: Record<string, unknown>[] }>)) {

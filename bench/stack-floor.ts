@@ -45,7 +45,15 @@ class PetsController {
 }
 
 @Module({
-  imports: [TypeOrmModule.forRoot({ type: 'mysql', url: process.env.DATABASE_URL, poolSize: 10, charset: 'utf8mb4_unicode_ci', supportBigNumbers: true })],
+  imports: [
+    TypeOrmModule.forRoot({
+      type: 'mysql',
+      url: process.env.DATABASE_URL,
+      poolSize: 10,
+      charset: 'utf8mb4_unicode_ci',
+      supportBigNumbers: true,
+    }),
+  ],
   controllers: [PetsController],
 })
 class FloorModule {}

@@ -53,7 +53,9 @@ main().catch((error: unknown) => {
 function describeStartFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof ConfigError) return message;
-  const database = process.env.DATABASE_URL?.startsWith('mysql://') ? `the database at ${new URL(process.env.DATABASE_URL).host}` : 'the database';
+  const database = process.env.DATABASE_URL?.startsWith('mysql://')
+    ? `the database at ${new URL(process.env.DATABASE_URL).host}`
+    : 'the database';
   if (isDatabaseUnavailable(error)) return `${database} cannot be reached (${message})`;
   // Errors the MySQL server itself sent (access denied, unknown database) carry its error number.
   if (typeof (error as { errno?: unknown }).errno === 'number') return `${database} refused: ${message}`;

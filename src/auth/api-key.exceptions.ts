@@ -5,12 +5,9 @@ const REALM = 'Bearer realm="petstore"';
 
 export class ApiKeyMissingException extends ApiException {
   constructor() {
-    super(
-      HttpStatus.UNAUTHORIZED,
-      'API_KEY_MISSING',
-      'An API key is required: send it as Authorization: Bearer <API_KEY>.',
-      { 'WWW-Authenticate': REALM },
-    );
+    super(HttpStatus.UNAUTHORIZED, 'API_KEY_MISSING', 'An API key is required: send it as Authorization: Bearer <API_KEY>.', {
+      'WWW-Authenticate': REALM,
+    });
   }
 }
 

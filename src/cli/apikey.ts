@@ -84,7 +84,9 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
       const { apiKey, key } = await store.create(command.name);
       if (namesakes.length > 0) {
         const ids = namesakes.map((namesake) => namesake.id).join(', ');
-        process.stderr.write(`apikey: warning: active key ${ids} already has the name "${command.name}"; names are labels, ids tell keys apart\n`);
+        process.stderr.write(
+          `apikey: warning: active key ${ids} already has the name "${command.name}"; names are labels, ids tell keys apart\n`,
+        );
       }
       process.stderr.write(`Created API key ${apiKey.id} "${apiKey.name}". This is the only time it is shown:\n`);
       process.stdout.write(`${key}\n`);
@@ -114,7 +116,10 @@ async function resolveKeyId(reference: KeyReference, store: ApiKeyStore): Promis
   if (matches.length === 0) throw new CliError(`no API key has a prefix starting with ${reference.prefix}`, 1);
   if (matches.length > 1) {
     const ids = matches.map((key) => key.id).join(', ');
-    throw new CliError(`${reference.prefix} is the start of ${matches.length} keys' prefixes (ids ${ids}); revoke by ID, or give more of the prefix`, 1);
+    throw new CliError(
+      `${reference.prefix} is the start of ${matches.length} keys' prefixes (ids ${ids}); revoke by ID, or give more of the prefix`,
+      1,
+    );
   }
   return matches[0].id;
 }
@@ -145,7 +150,16 @@ function formatTable(keys: readonly ApiKey[]): string {
     ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => [...row[column]].length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 function formatDate(date: Date | null, absent = ''): string {

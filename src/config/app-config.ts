@@ -9,9 +9,7 @@
 
 import { isIP } from 'node:net';
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'mysql'; url: string; poolSize: number };
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'mysql'; url: string; poolSize: number };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -86,10 +84,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   const config: AppConfig = {
     port: read(() => parseInteger('PORT', env.PORT, 3000, 0, 65535), 0),
     host: read(() => parseHost(env.HOST), ''),
-    database: read(
-      () => parseDatabaseUrl(env.DATABASE_URL, parseInteger('DB_POOL_SIZE', env.DB_POOL_SIZE, 10, 1, 1000)),
-      { kind: 'sqlite', file: DEFAULT_SQLITE_FILE },
-    ),
+    database: read(() => parseDatabaseUrl(env.DATABASE_URL, parseInteger('DB_POOL_SIZE', env.DB_POOL_SIZE, 10, 1, 1000)), {
+      kind: 'sqlite',
+      file: DEFAULT_SQLITE_FILE,
+    }),
     apiKeys: (env.API_KEYS ?? '')
       .split(',')
       .map((key) => key.trim())
@@ -99,15 +97,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     stagingBaseUrl: read(() => parseBaseUrl('STAGING_BASE_URL', env.STAGING_BASE_URL), undefined),
     trustProxy: read(() => parseTrustProxy(env.TRUST_PROXY), false),
     migrationsRun: read(() => parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true), true),
-    rateLimitPerMinute: read(
-      () => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 6000, 0, 1_000_000),
-      0,
-    ),
+    rateLimitPerMinute: read(() => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 6000, 0, 1_000_000), 0),
     redis: read(() => parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX), undefined),
-    authFailuresPerMinute: read(
-      () => parseInteger('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 100, 0, 1_000_000),
-      0,
-    ),
+    authFailuresPerMinute: read(() => parseInteger('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 100, 0, 1_000_000), 0),
     connections: read(() => parseConnectionBounds(env), {
       headersTimeoutMs: 0,
       requestTimeoutMs: 0,
@@ -155,7 +147,9 @@ function parseConnectionBounds(env: Env): ConnectionBounds {
   };
   // Node refuses a server whose headers may take longer than the whole request.
   if (bounds.headersTimeoutMs > bounds.requestTimeoutMs) {
-    throw new ConfigError(`HEADERS_TIMEOUT_MS (${bounds.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${bounds.requestTimeoutMs})`);
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${bounds.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${bounds.requestTimeoutMs})`,
+    );
   }
   return bounds;
 }
@@ -179,7 +173,9 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   };
   const tokens = raw.split(',').map((token) => token.trim());
   if (!tokens.every(valid)) {
-    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or addresses, subnets and loopback/linklocal/uniquelocal (got "${raw}")`);
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count, or addresses, subnets and loopback/linklocal/uniquelocal (got "${raw}")`,
+    );
   }
   return tokens.join(',');
 }

@@ -40,7 +40,10 @@ interface Mysql2Pool {
  *   dead by a fail-over never does, and the service would never stop. Past `endTimeoutMs` the
  *   remaining connections are destroyed.
  */
-export function boundMysqlPool(dataSource: DataSource, { acquireTimeoutMs, endTimeoutMs }: { acquireTimeoutMs: number; endTimeoutMs: number }): void {
+export function boundMysqlPool(
+  dataSource: DataSource,
+  { acquireTimeoutMs, endTimeoutMs }: { acquireTimeoutMs: number; endTimeoutMs: number },
+): void {
   const pool = (dataSource.driver as { pool?: Mysql2Pool }).pool;
   if (!pool) return;
   const getConnection = pool.getConnection.bind(pool);

@@ -1,5 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type HeaderObject, type OpenAPIObject, type ReferenceObject, type ServerVariableObject, SwaggerModule } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  type HeaderObject,
+  type OpenAPIObject,
+  type ReferenceObject,
+  type ServerVariableObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
 import type { AppConfig } from '../config/app-config.js';
 
 export const API_PREFIX = '/v1';
@@ -16,10 +23,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setVersion('1.0.0')
     .addTag('pets', 'The animals of the store.')
     .addTag('store', 'Orders and inventory.')
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key of the service.' },
-      'bearer',
-    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key of the service.' }, 'bearer')
     .addSecurityRequirements('bearer');
   for (const server of servers(config)) builder.addServer(server.url, server.description, server.variables);
 

@@ -84,12 +84,9 @@ export class RouteNotFoundException extends ApiException {
 
 export class MethodNotOnRouteException extends ApiException {
   constructor(method: string, path: string, allowed: readonly string[]) {
-    super(
-      HttpStatus.METHOD_NOT_ALLOWED,
-      'METHOD_NOT_ALLOWED',
-      `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
-      { Allow: allowed.join(', ') },
-    );
+    super(HttpStatus.METHOD_NOT_ALLOWED, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`, {
+      Allow: allowed.join(', '),
+    });
   }
 }
 

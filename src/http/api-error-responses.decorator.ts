@@ -6,7 +6,9 @@ import { ErrorDto } from './error.dto.js';
 /** Why an operation answers with a code, in a sentence; the document shows it under the code's status. */
 export type ErrorReasons = Partial<Record<ErrorCode, string>>;
 
-const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+const RETRY_AFTER: HeadersObject = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+};
 
 /** Each code's status and a message it comes with: the example the document shows for the code. */
 const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
@@ -23,7 +25,10 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry in a moment.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 16 KiB.' },
-  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used with a different request; use a new key for a new request.' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'This Idempotency-Key was used with a different request; use a new key for a new request.',
+  },
   RATE_LIMITED: { status: 429, message: 'Too many requests for this API key; retry in 12 s.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers are larger than the server accepts (16 KiB).' },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
@@ -75,7 +80,9 @@ export function errorResponses(reasons: ErrorReasons): MethodDecorator[] {
       description: codes.map(([code, reason]) => `${reason} (${code})`).join(' '),
       type: ErrorDto,
       headers: HEADERS_BY_STATUS[status],
-      examples: Object.fromEntries(codes.map(([code, reason]) => [code, { summary: reason, value: { code, message: EXAMPLES[code].message, status } }])),
+      examples: Object.fromEntries(
+        codes.map(([code, reason]) => [code, { summary: reason, value: { code, message: EXAMPLES[code].message, status } }]),
+      ),
     }),
   );
 }

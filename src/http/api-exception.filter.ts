@@ -40,7 +40,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) {
       // Answered already (by the answer deadline): the late outcome, success or failure, has nowhere to go.
-      this.logger.debug({ reqId: request.requestId, msg: `${request.method} ${redactUrl(request.originalUrl)}: finished after its answer: ${describe(exception)}` });
+      this.logger.debug({
+        reqId: request.requestId,
+        msg: `${request.method} ${redactUrl(request.originalUrl)}: finished after its answer: ${describe(exception)}`,
+      });
       response.end();
       return;
     }
@@ -88,7 +91,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return new ValidationFailedException('The request URL is malformed.');
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({ reqId: request.requestId, msg: `${request.method} ${redactUrl(request.originalUrl)}: database unavailable: ${(exception as Error).message}` });
+      this.logger.warn({
+        reqId: request.requestId,
+        msg: `${request.method} ${redactUrl(request.originalUrl)}: database unavailable: ${(exception as Error).message}`,
+      });
       return databaseUnavailableAnswer(request);
     }
     // The readiness check (terminus) reports a failed dependency this way.

@@ -10,10 +10,6 @@ import { ApiValidationPipe } from './validation.pipe.js';
  * main.ts, so that a test building AppModule gets exactly what production gets.
  */
 @Module({
-  providers: [
-    RouteTable,
-    { provide: APP_FILTER, useClass: ApiExceptionFilter },
-    { provide: APP_PIPE, useClass: ApiValidationPipe },
-  ],
+  providers: [RouteTable, { provide: APP_FILTER, useClass: ApiExceptionFilter }, { provide: APP_PIPE, useClass: ApiValidationPipe }],
 })
 export class HttpModule {}

@@ -3,12 +3,7 @@ import bodyParser from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 import type { Observable } from 'rxjs';
 import typeis from 'type-is';
-import {
-  MalformedJsonException,
-  BodyTooLargeException,
-  BodyNotJsonException,
-  ValidationFailedException,
-} from '../errors/api-exception.js';
+import { MalformedJsonException, BodyTooLargeException, BodyNotJsonException, ValidationFailedException } from '../errors/api-exception.js';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 /**

@@ -26,7 +26,6 @@ export class ApiValidationPipe implements PipeTransform {
     exceptionFactory: toValidationFailed,
   });
 
-
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body') {
       if (value === undefined) return this.body.transform(value, metadata);
@@ -62,7 +61,12 @@ export class ApiValidationPipe implements PipeTransform {
  */
 function validateQuery(metatype: new () => object, value: unknown): object {
   const query = plainToInstance(metatype, { ...(value as object) });
-  const errors = validateSync(query, { whitelist: true, forbidNonWhitelisted: false, stopAtFirstError: true, validationError: { target: false } });
+  const errors = validateSync(query, {
+    whitelist: true,
+    forbidNonWhitelisted: false,
+    stopAtFirstError: true,
+    validationError: { target: false },
+  });
   if (errors.length > 0) throw toValidationFailed(errors);
   return query;
 }

@@ -23,7 +23,9 @@ export function parseIdempotencyKey(header: string): string {
 
 /** "The same request": method, path and body, whose objects' members may come in any order. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([method, path, body ?? null], membersInNameOrder)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([method, path, body ?? null], membersInNameOrder))
+    .digest('hex');
 }
 
 /** A JSON.stringify replacer that writes every object's members sorted by name. */

@@ -64,7 +64,11 @@ export class IdempotencyStore {
 
   /** Records the response, in the transaction that made what it describes. */
   async complete(manager: EntityManager, recordId: number, status: number, body: unknown): Promise<void> {
-    await manager.update(IdempotencyRecord, { id: recordId }, { state: 'done', responseStatus: status, responseBody: JSON.stringify(body) });
+    await manager.update(
+      IdempotencyRecord,
+      { id: recordId },
+      { state: 'done', responseStatus: status, responseBody: JSON.stringify(body) },
+    );
   }
 
   /** Frees the key after a request failed, so that a retry runs it again. */

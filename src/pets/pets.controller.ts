@@ -68,8 +68,14 @@ export class PetsController {
     description: 'The animal.',
     type: PetDto,
     headers: {
-      Deprecation: { description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).', schema: { type: 'string', example: '@1795219200' } },
-      Sunset: { description: 'RFC 8594: the operation is removed at this time.', schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' } },
+      Deprecation: {
+        description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).',
+        schema: { type: 'string', example: '@1795219200' },
+      },
+      Sunset: {
+        description: 'RFC 8594: the operation is removed at this time.',
+        schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+      },
       Link: { description: 'The replacement: `<…/v1/pets>; rel="successor-version"`.', schema: { type: 'string' } },
     },
   })

@@ -36,7 +36,13 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     if (this.limit === 0 || !request.apiKey) return true;
-    const usage = await this.storage.increment(`${RATE_LIMIT_POLICY}:${request.apiKey.keyId}`, WINDOW_MS, this.limit, WINDOW_MS, RATE_LIMIT_POLICY);
+    const usage = await this.storage.increment(
+      `${RATE_LIMIT_POLICY}:${request.apiKey.keyId}`,
+      WINDOW_MS,
+      this.limit,
+      WINDOW_MS,
+      RATE_LIMIT_POLICY,
+    );
     const reset = Math.max(0, usage.isBlocked ? usage.timeToBlockExpire : usage.timeToExpire);
     const response = context.switchToHttp().getResponse<Response>();
     response.setHeader('RateLimit-Policy', this.policyHeader);

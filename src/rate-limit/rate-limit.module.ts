@@ -14,7 +14,8 @@ import { SharedFixedWindowThrottlerStorage } from './shared-fixed-window.storage
     {
       provide: RATE_LIMIT_STORAGE,
       inject: [SharedRedis],
-      useFactory: (redis: SharedRedis) => (redis.configured ? new SharedFixedWindowThrottlerStorage(redis) : new FixedWindowThrottlerStorage()),
+      useFactory: (redis: SharedRedis) =>
+        redis.configured ? new SharedFixedWindowThrottlerStorage(redis) : new FixedWindowThrottlerStorage(),
     },
     RateLimitGuard,
   ],

@@ -50,7 +50,12 @@ export class SharedRedis implements OnApplicationShutdown {
     this.prefix = config.redis?.keyPrefix ?? '';
     this.url = config.redis?.url;
     if (!config.redis) return;
-    const client = new Redis(config.redis.url, { ...OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    const client = new Redis(config.redis.url, {
+      ...OPTIONS,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
     client.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: RATE_LIMIT_HIT });
     client.on('error', (error: Error) => this.failed(error));
     this.client = client as Redis & SharedCommands;

@@ -12,7 +12,11 @@ export class InventoryController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
-  @ExperimentalOperation({ operationId: 'getInventory', summary: 'Count animals by status', description: 'How many animals have each status, 0 for a status none has.' })
+  @ExperimentalOperation({
+    operationId: 'getInventory',
+    summary: 'Count animals by status',
+    description: 'How many animals have each status, 0 for a status none has.',
+  })
   @ApiOkResponse({ description: 'How many animals have each status.', type: InventoryDto })
   @ApiErrorResponses({})
   get(): Promise<InventoryDto> {

@@ -28,7 +28,10 @@ export class OrdersService {
   place({ petId, quantity, status = 'placed', shipDate, complete = false }: NewOrderDto, claim?: IdempotencyClaim): Promise<OrderDto> {
     return createOnce(this.dataSource.manager, claim, async (manager) => {
       if (!(await this.pets.exists(petId, manager))) throw new PetNotFoundException(petId);
-      const order = await this.orders.insert({ petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete }, manager);
+      const order = await this.orders.insert(
+        { petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete },
+        manager,
+      );
       return OrderDto.from(order);
     });
   }

@@ -6,7 +6,16 @@ import { DATABASE_KINDS } from './support/test-database.js';
 
 /** Location of a create, Link rel="next" of a listing and Link rel="successor-version" of getPet, all sent with `headers`. */
 async function absoluteUrls(ctx: ReturnType<typeof useApp>, headers: Record<string, string>) {
-  for (let i = 0; i < 2; i++) expect((await ctx.http().post('/v1/pets').set(AUTH).send({ name: `Url ${i}`, categoryId: 1 })).status).toBe(201);
+  for (let i = 0; i < 2; i++)
+    expect(
+      (
+        await ctx
+          .http()
+          .post('/v1/pets')
+          .set(AUTH)
+          .send({ name: `Url ${i}`, categoryId: 1 })
+      ).status,
+    ).toBe(201);
   const created = await ctx.http().post('/v1/pets').set(AUTH).set(headers).send({ name: 'Url', categoryId: 1 });
   const listed = await ctx.http().get('/v1/pets?limit=1').set(AUTH).set(headers);
   const got = await ctx.http().get(`/v1/pets/${created.body.id}`).set(AUTH).set(headers);
@@ -33,7 +42,9 @@ describe.each(DATABASE_KINDS)('absolute URLs on %s', (kind) => {
 
     it('does not need a usable Host at all', async () => {
       const port = (ctx.app.getHttpServer().address() as AddressInfo).port;
-      const response = await rawExchange(port, [`GET /v1/pets?limit=1 HTTP/1.1\r\nHost: a b\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nConnection: close\r\n\r\n`]);
+      const response = await rawExchange(port, [
+        `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: a b\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nConnection: close\r\n\r\n`,
+      ]);
       expect(response.status).toBe(200);
       expect(response.headers.link).toMatch(/^<https:\/\/pets\.example\.com\/api\/v1\/pets\?limit=1&cursor=/);
     });

@@ -75,7 +75,9 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     const lines = result.stdout.trim().split('\n');
     expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED']);
     const row = lines.find((line) => line.includes('listed 🔑'));
-    expect(row).toMatch(new RegExp(`^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+-$`));
+    expect(row).toMatch(
+      new RegExp(`^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+-$`),
+    );
     expect(result.stdout).not.toContain(key);
     expect(result.stdout).not.toContain(key.slice(12));
   });
@@ -141,13 +143,17 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     const dataSource = first.get(DataSource);
     const twins = ['psk_twinAAAA', 'psk_twinBBBB'];
     for (const prefix of twins) {
-      await dataSource.getRepository(ApiKey).insert({ name: prefix, prefix, keyHash: createHash('sha256').update(prefix).digest('hex'), createdAt: new Date() });
+      await dataSource
+        .getRepository(ApiKey)
+        .insert({ name: prefix, prefix, keyHash: createHash('sha256').update(prefix).digest('hex'), createdAt: new Date() });
     }
     const ids = (await dataSource.getRepository(ApiKey).findBy({ prefix: In(twins) })).map((key) => key.id).sort((a, b) => a - b);
 
     const result = await cli('revoke', 'psk_twin');
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`apikey: psk_twin is the start of 2 keys' prefixes (ids ${ids.join(', ')}); revoke by ID, or give more of the prefix\n`);
+    expect(result.stderr).toBe(
+      `apikey: psk_twin is the start of 2 keys' prefixes (ids ${ids.join(', ')}); revoke by ID, or give more of the prefix\n`,
+    );
     expect((await dataSource.getRepository(ApiKey).findBy({ prefix: In(twins) })).map((key) => key.revokedAt)).toEqual([null, null]);
     expect((await cli('revoke', 'psk_twinB')).stdout).toContain(`Revoked API key ${ids[1]} "psk_twinBBBB"`);
   });
@@ -219,7 +225,9 @@ describe('the API-key tool, asked for help', () => {
 describe('npm run apikey', () => {
   it('runs the built tool as it is, without building it again', async () => {
     const built = statSync(APIKEY_SCRIPT).mtimeMs;
-    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'apikey', '--', '--help'], { env: { ...process.env, DATABASE_URL: '' } });
+    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'apikey', '--', '--help'], {
+      env: { ...process.env, DATABASE_URL: '' },
+    });
     expect(stdout).toMatch(/^usage: npm run apikey -- /);
     expect(statSync(APIKEY_SCRIPT).mtimeMs).toBe(built);
   });

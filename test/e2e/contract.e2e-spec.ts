@@ -101,7 +101,9 @@ describe('traffic through Stoplight Prism validating against the document', () =
     };
 
     await check('an empty list', send('/pets'), 200);
-    const created = (await (await check('a create', send('/pets', { method: 'POST', body: '{"name":"Prism","categoryId":1}' }), 201)).json()) as { id: number };
+    const created = (await (
+      await check('a create', send('/pets', { method: 'POST', body: '{"name":"Prism","categoryId":1}' }), 201)
+    ).json()) as { id: number };
     for (let i = 0; i < 3; i++) await send('/pets', { method: 'POST', body: `{"name":"More ${i}","categoryId":2,"status":"sold"}` });
     const keyed = { method: 'POST', body: '{"name":"Keyed","categoryId":3}', headers: { 'Idempotency-Key': 'prism-1' } };
     await check('a keyed create', send('/pets', keyed), 201);
@@ -117,7 +119,11 @@ describe('traffic through Stoplight Prism validating against the document', () =
     await check('an unknown key', send('/pets', { headers: { Authorization: 'Bearer unknown' } }), 401);
     await check('no orders yet', send('/store/orders'), 200);
     const order = (await (
-      await check('an order', send('/store/orders', { method: 'POST', body: `{"petId":${created.id},"quantity":2,"shipDate":"2026-12-01T10:00:00Z"}` }), 201)
+      await check(
+        'an order',
+        send('/store/orders', { method: 'POST', body: `{"petId":${created.id},"quantity":2,"shipDate":"2026-12-01T10:00:00Z"}` }),
+        201,
+      )
     ).json()) as { id: number };
     await check('an order for no pet', send('/store/orders', { method: 'POST', body: '{"petId":987654321,"quantity":1}' }), 404);
     await send('/store/orders', { method: 'POST', body: `{"petId":${created.id},"quantity":3,"status":"approved","complete":true}` });

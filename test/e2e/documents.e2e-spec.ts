@@ -54,7 +54,13 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   });
 
   it('writes paths relative to a server that ends in /v1 and is absolute once its defaults fill it in', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}', '/store/inventory', '/store/orders', '/store/orders/{orderId}']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/pets',
+      '/pets/{petId}',
+      '/store/inventory',
+      '/store/orders',
+      '/store/orders/{orderId}',
+    ]);
     expect(document.servers).toHaveLength(1);
     const [{ url, variables }] = document.servers;
     const filled = url.replace(/\{(\w+)\}/g, (_: string, name: string) => variables[name].default);
@@ -79,7 +85,8 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   });
 
   it('shows the not-found code of the thing each operation looks for', () => {
-    const example = (path: string, method: string) => Object.keys(document.paths[path][method].responses['404'].content['application/json'].examples);
+    const example = (path: string, method: string) =>
+      Object.keys(document.paths[path][method].responses['404'].content['application/json'].examples);
     expect(example('/pets/{petId}', 'get')).toEqual(['PET_NOT_FOUND']);
     expect(example('/store/orders', 'post')).toEqual(['PET_NOT_FOUND']);
     expect(example('/store/orders/{orderId}', 'get')).toEqual(['ORDER_NOT_FOUND']);
@@ -119,7 +126,8 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   it('bounds every id by 2^53-1, the largest the service hands out or accepts', () => {
     const { Pet, Order, NewOrder } = document.components.schemas;
     const bounds = { type: 'integer', format: 'int64', minimum: 1, maximum: 9007199254740991 };
-    for (const schema of [Pet.properties.id, Order.properties.id, Order.properties.petId, NewOrder.properties.petId]) expect(schema).toMatchObject(bounds);
+    for (const schema of [Pet.properties.id, Order.properties.id, Order.properties.petId, NewOrder.properties.petId])
+      expect(schema).toMatchObject(bounds);
     expect(document.paths['/pets/{petId}'].get.parameters[0].schema).toEqual(bounds);
     expect(document.paths['/store/orders/{orderId}'].get.parameters[0].schema).toEqual(bounds);
   });
@@ -145,11 +153,23 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   it('marks getPet deprecated and names its removal date, replacement and headers', () => {
     const getPet = document.paths['/pets/{petId}'].get;
     expect(getPet.deprecated).toBe(true);
-    expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'RateLimit', 'RateLimit-Policy', 'Sunset', 'X-Request-Id']);
+    expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual([
+      'Deprecation',
+      'Link',
+      'RateLimit',
+      'RateLimit-Policy',
+      'Sunset',
+      'X-Request-Id',
+    ]);
     expect(getPet.description).toMatch(/5 December 2030/);
     expect(getPet.description).toMatch(/GET \/pets.*status/);
     expect(getPet.parameters).toEqual([
-      expect.objectContaining({ name: 'petId', in: 'path', required: true, schema: expect.objectContaining({ type: 'integer', format: 'int64' }) }),
+      expect.objectContaining({
+        name: 'petId',
+        in: 'path',
+        required: true,
+        schema: expect.objectContaining({ type: 'integer', format: 'int64' }),
+      }),
     ]);
   });
 
@@ -160,7 +180,12 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(parameters).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'cursor', in: 'query', required: false, schema: expect.objectContaining({ type: 'string' }) }),
-        expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100, default: 20 }) }),
+        expect.objectContaining({
+          name: 'limit',
+          in: 'query',
+          required: false,
+          schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100, default: 20 }),
+        }),
         expect.objectContaining({ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } }),
       ]),
     );
@@ -183,10 +208,14 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it('documents Idempotency-Key, Location and Idempotent-Replayed on createPet', () => {
     const createPet = document.paths['/pets'].post;
-    expect(createPet.parameters).toEqual([
-      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    expect(createPet.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
+    expect(Object.keys(createPet.responses['201'].headers).sort()).toEqual([
+      'Idempotent-Replayed',
+      'Location',
+      'RateLimit',
+      'RateLimit-Policy',
+      'X-Request-Id',
     ]);
-    expect(Object.keys(createPet.responses['201'].headers).sort()).toEqual(['Idempotent-Replayed', 'Location', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id']);
     expect(createPet.responses['409'].description).toMatch(/IDEMPOTENCY_KEY_IN_USE/);
     expect(createPet.responses['422'].description).toMatch(/IDEMPOTENCY_KEY_REUSED/);
   });
@@ -233,7 +262,10 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it('uses the Pet and NewPet schemas for bodies', () => {
     const createPet = document.paths['/pets'].post;
-    expect(createPet.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } });
+    expect(createPet.requestBody).toMatchObject({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } },
+    });
     expect(createPet.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Pet' });
     expect(document.paths['/pets'].get.responses['200'].content['application/json'].schema).toEqual({
       type: 'array',

@@ -33,7 +33,10 @@ describe.each(DATABASE_KINDS)('errors on %s', (kind) => {
       const req = ctx.http().post('/v1/pets').set(AUTH);
       const response = contentType
         ? await req.set('Content-Type', contentType).send(VALID_PET)
-        : await req.serialize((body: unknown) => body as string).unset('Content-Type').send(VALID_PET);
+        : await req
+            .serialize((body: unknown) => body as string)
+            .unset('Content-Type')
+            .send(VALID_PET);
       expectError(response, 400, 'UNSUPPORTED_MEDIA_TYPE');
     });
 

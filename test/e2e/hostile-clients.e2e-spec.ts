@@ -48,7 +48,12 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
         const response = await ctx.http().post('/v1/pets').set(AUTH).type('application/json').send(body);
         expectError(response, 400, 'VALIDATION_FAILED');
         expect(response.body.message).toBe(`${name} is not allowed.`);
-        const order = await ctx.http().post('/v1/store/orders').set(AUTH).type('application/json').send(`{"petId":1,"quantity":1,${JSON.stringify(name)}:1}`);
+        const order = await ctx
+          .http()
+          .post('/v1/store/orders')
+          .set(AUTH)
+          .type('application/json')
+          .send(`{"petId":1,"quantity":1,${JSON.stringify(name)}:1}`);
         expectError(order, 400, 'VALIDATION_FAILED');
         expect(order.body.message).toContain(`${name} is not allowed`);
         expect(await storedCount()).toBe(before);
@@ -56,7 +61,12 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
     );
 
     it('names a prototype-named key beside every other bad field', async () => {
-      const response = await ctx.http().post('/v1/pets').set(AUTH).type('application/json').send('{"constructor":1,"categoryId":"x","colour":"red"}');
+      const response = await ctx
+        .http()
+        .post('/v1/pets')
+        .set(AUTH)
+        .type('application/json')
+        .send('{"constructor":1,"categoryId":"x","colour":"red"}');
       expectError(response, 400, 'VALIDATION_FAILED');
       for (const field of ['constructor', 'name', 'categoryId', 'colour']) expect(response.body.message).toContain(field);
     });
@@ -65,18 +75,30 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
   describe('a Host that cannot form a URL', () => {
     const ctx = useApp(kind);
 
-    it.each(['a b', '[', 'a:99999', 'x@y'])('answers Host %p with VALIDATION_FAILED where an absolute URL is due, and creates nothing', async (host) => {
-      for (let i = 0; i < 3; i++) expect((await ctx.http().post('/v1/pets').set(AUTH).send({ name: `Host ${i}`, categoryId: 1 })).status).toBe(201);
-      const raw = (head: string, body = '') =>
-        rawExchange(portOf(ctx), [`${head}Host: ${host}\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nConnection: close\r\n\r\n${body}`]);
-      const listing = await raw('GET /v1/pets?limit=1 HTTP/1.1\r\n');
-      expect({ status: listing.status, code: JSON.parse(listing.body).code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
-      const before = (await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.length;
-      const body = '{"name":"Hostless","categoryId":1}';
-      const created = await raw(`POST /v1/pets HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`, body);
-      expect({ status: created.status, code: JSON.parse(created.body).code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
-      expect((await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.length).toBe(before);
-    });
+    it.each(['a b', '[', 'a:99999', 'x@y'])(
+      'answers Host %p with VALIDATION_FAILED where an absolute URL is due, and creates nothing',
+      async (host) => {
+        for (let i = 0; i < 3; i++)
+          expect(
+            (
+              await ctx
+                .http()
+                .post('/v1/pets')
+                .set(AUTH)
+                .send({ name: `Host ${i}`, categoryId: 1 })
+            ).status,
+          ).toBe(201);
+        const raw = (head: string, body = '') =>
+          rawExchange(portOf(ctx), [`${head}Host: ${host}\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nConnection: close\r\n\r\n${body}`]);
+        const listing = await raw('GET /v1/pets?limit=1 HTTP/1.1\r\n');
+        expect({ status: listing.status, code: JSON.parse(listing.body).code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+        const before = (await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.length;
+        const body = '{"name":"Hostless","categoryId":1}';
+        const created = await raw(`POST /v1/pets HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`, body);
+        expect({ status: created.status, code: JSON.parse(created.body).code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+        expect((await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.length).toBe(before);
+      },
+    );
   });
 
   describe('requests the HTTP parser refuses', () => {
@@ -85,13 +107,33 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
     it.each([
       ['a 40 KB header', `${GET_PETS}X-Big: ${'a'.repeat(40_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
       ['a 100 KB URL', `GET /v1/pets?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
-      ['a Content-Length that is not a number', `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n{}`, 400, 'MALFORMED_REQUEST'],
-      ['two Content-Lengths that disagree', `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 400, 'MALFORMED_REQUEST'],
-      ['Content-Length beside chunked', `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`, 400, 'MALFORMED_REQUEST'],
+      [
+        'a Content-Length that is not a number',
+        `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n{}`,
+        400,
+        'MALFORMED_REQUEST',
+      ],
+      [
+        'two Content-Lengths that disagree',
+        `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+        400,
+        'MALFORMED_REQUEST',
+      ],
+      [
+        'Content-Length beside chunked',
+        `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
+        400,
+        'MALFORMED_REQUEST',
+      ],
       ['a header with a bare CR', `GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nX-Odd: a\rb\r\n\r\n`, 400, 'MALFORMED_REQUEST'],
       ['a method of symbols', `G@T /v1/pets HTTP/1.1\r\nHost: localhost\r\n\r\n`, 400, 'MALFORMED_REQUEST'],
       ['a header name with a space', `GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nBad Name: x\r\n\r\n`, 400, 'MALFORMED_REQUEST'],
-      ['a broken chunk size', `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 400, 'MALFORMED_REQUEST'],
+      [
+        'a broken chunk size',
+        `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+        400,
+        'MALFORMED_REQUEST',
+      ],
     ])('answers %s in the Error shape and closes the connection', async (_, request, status, code) => {
       const response = await rawExchange(portOf(ctx), [request]);
       expectRawError(response, status, code);
@@ -100,7 +142,12 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
   });
 
   describe('slow and idle connections', () => {
-    const ctx = useApp(kind, { HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '8' });
+    const ctx = useApp(kind, {
+      HEADERS_TIMEOUT_MS: '1000',
+      REQUEST_TIMEOUT_MS: '2000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000',
+      MAX_CONNECTIONS: '8',
+    });
 
     it('answers a connection that sends nothing with REQUEST_TIMEOUT once HEADERS_TIMEOUT_MS has passed, and closes it', async () => {
       const response = await rawExchange(portOf(ctx), [], { waitMs: 5_000 });
@@ -195,7 +242,12 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
       try {
         const service = await processes.spawn({ DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, LOG_LEVEL: 'debug' });
         const base = await service.listening();
-        for (const query of ['api_key=qs-secret-1', 'access_token=qs-secret-2&limit=5', 'limit=5&Token=qs-secret-3', 'API-KEY=qs-secret-4']) {
+        for (const query of [
+          'api_key=qs-secret-1',
+          'access_token=qs-secret-2&limit=5',
+          'limit=5&Token=qs-secret-3',
+          'API-KEY=qs-secret-4',
+        ]) {
           expect((await fetch(`${base}/v1/pets?${query}`)).status).toBe(401);
         }
         const created = await fetch(`${base}/v1/pets`, {

@@ -19,22 +19,24 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     return key === undefined ? req.send(body) : req.set('Idempotency-Key', key).send(body);
   };
   const petsNamed = async (name: string) =>
-    (await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.filter((pet: { name: string }) => pet.name === name)
-      .length;
+    (await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.filter((pet: { name: string }) => pet.name === name).length;
   /** A record as another instance leaves it while it processes (or after it died). */
   const insertRecord = (key: string, body: object, fields: Partial<IdempotencyRecord>) => {
     const now = new Date();
-    return ctx.app.get(DataSource).getRepository(IdempotencyRecord).insert({
-      keyId: bootstrapKeyId(TEST_API_KEY),
-      idempotencyKey: key,
-      requestHash: requestFingerprint('POST', '/v1/pets', body),
-      state: 'in_flight',
-      responseStatus: null,
-      responseBody: null,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + 86_400_000),
-      ...fields,
-    });
+    return ctx.app
+      .get(DataSource)
+      .getRepository(IdempotencyRecord)
+      .insert({
+        keyId: bootstrapKeyId(TEST_API_KEY),
+        idempotencyKey: key,
+        requestHash: requestFingerprint('POST', '/v1/pets', body),
+        state: 'in_flight',
+        responseStatus: null,
+        responseBody: null,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+        ...fields,
+      });
   };
 
   it('creates as usual without the header', async () => {
@@ -62,11 +64,21 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
 
   it('treats the same members in another order as the same request: a replay, not IDEMPOTENCY_KEY_REUSED', async () => {
     const name = uniqueName();
-    const first = await ctx.http().post('/v1/pets').set(AUTH).set('Idempotency-Key', `order-${name}`)
-      .type('application/json').send(`{"name":${JSON.stringify(name)},"categoryId":4,"status":"sold"}`);
+    const first = await ctx
+      .http()
+      .post('/v1/pets')
+      .set(AUTH)
+      .set('Idempotency-Key', `order-${name}`)
+      .type('application/json')
+      .send(`{"name":${JSON.stringify(name)},"categoryId":4,"status":"sold"}`);
     expect(first.status).toBe(201);
-    const reordered = await ctx.http().post('/v1/pets').set(AUTH).set('Idempotency-Key', `order-${name}`)
-      .type('application/json').send(`{"status":"sold","categoryId":4,"name":${JSON.stringify(name)}}`);
+    const reordered = await ctx
+      .http()
+      .post('/v1/pets')
+      .set(AUTH)
+      .set('Idempotency-Key', `order-${name}`)
+      .type('application/json')
+      .send(`{"status":"sold","categoryId":4,"name":${JSON.stringify(name)}}`);
     expect(reordered.status).toBe(201);
     expect(reordered.headers['idempotent-replayed']).toBe('true');
     expect(reordered.body).toEqual(first.body);
@@ -193,7 +205,11 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('Idempotency-Ke
     const body = { name: 'Twin', categoryId: 1 };
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        request(instances[i % 2].getHttpServer()).post('/v1/pets').set(AUTH).set('Idempotency-Key', 'two-instances').send(body),
+        request(instances[i % 2].getHttpServer())
+          .post('/v1/pets')
+          .set(AUTH)
+          .set('Idempotency-Key', 'two-instances')
+          .send(body),
       ),
     );
     expect(responses.map((r) => r.status).filter((status) => status !== 201 && status !== 409)).toEqual([]);

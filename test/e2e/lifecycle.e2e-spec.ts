@@ -25,7 +25,11 @@ describe('the service as a process', () => {
     }
     return { service, base };
   };
-  const jsonLines = (output: string) => output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+  const jsonLines = (output: string) =>
+    output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
 
   describe('logs', () => {
     it('prints one start-up line, then one JSON line per request, and never a key', async () => {
@@ -33,11 +37,20 @@ describe('the service as a process', () => {
       await fetch(`${base}/v1/pets`, { headers: { ...auth, 'X-Request-Id': 'trace-me-1' } });
       await fetch(`${base}/v1/pets/42`, { headers: auth });
       await fetch(`${base}/v1/pets`, { headers: { Authorization: 'Bearer a-wrong-key-also-secret' } });
-      await fetch(`${base}/v1/pets`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"name":"Logged","categoryId":1}' });
+      await fetch(`${base}/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: '{"name":"Logged","categoryId":1}',
+      });
       await service.waitForOutput(/POST \/v1\/pets 201/);
 
       const lines = jsonLines(service.stdout);
-      expect(lines[0]).toMatchObject({ level: 30, msg: expect.stringMatching(/^Listening on http:\/\/localhost:\d+ with SQLite file data\/petstore\.sqlite; docs at http:\/\/localhost:\d+\/v1\/docs$/) });
+      expect(lines[0]).toMatchObject({
+        level: 30,
+        msg: expect.stringMatching(
+          /^Listening on http:\/\/localhost:\d+ with SQLite file data\/petstore\.sqlite; docs at http:\/\/localhost:\d+\/v1\/docs$/,
+        ),
+      });
       const requests = lines.slice(1);
       expect(requests.map((line) => [line.req.method, line.route, line.res.statusCode])).toEqual([
         ['GET', '/v1/pets', 200],
@@ -141,8 +154,16 @@ describe('the service as a process', () => {
 
   describe('starting without a usable database', () => {
     it.each([
-      ['nothing listens', 'mysql://petstore:hunter2@127.0.0.1:1/petstore', /the database at 127\.0\.0\.1:1 cannot be reached \(connect ECONNREFUSED/],
-      ['the credentials are wrong', 'mysql://nobody:hunter2@127.0.0.1:3306/petstore', /the database at 127\.0\.0\.1:3306 refused: Access denied for user 'nobody'/],
+      [
+        'nothing listens',
+        'mysql://petstore:hunter2@127.0.0.1:1/petstore',
+        /the database at 127\.0\.0\.1:1 cannot be reached \(connect ECONNREFUSED/,
+      ],
+      [
+        'the credentials are wrong',
+        'mysql://nobody:hunter2@127.0.0.1:3306/petstore',
+        /the database at 127\.0\.0\.1:3306 refused: Access denied for user 'nobody'/,
+      ],
     ])('stops when %s, within 15 s, with one clear line', async (_, url, message) => {
       const started = Date.now();
       const service = await processes.spawn({ DATABASE_URL: url });

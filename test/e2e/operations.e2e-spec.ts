@@ -30,7 +30,9 @@ describe.each(DATABASE_KINDS)('health and metrics on %s', (kind) => {
     expect(response.text).toMatch(/^petstore_http_requests_total\{method="GET",route="\/v1\/pets",status="200"\} [1-9]/m);
     expect(response.text).toMatch(/^petstore_http_requests_total\{method="GET",route="\/v1\/pets\/:petId",status="404"\} 1$/m);
     expect(response.text).toMatch(/^petstore_http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m);
-    expect(response.text).toMatch(/^petstore_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/v1\/pets",status="200"\} [1-9]/m);
+    expect(response.text).toMatch(
+      /^petstore_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/v1\/pets",status="200"\} [1-9]/m,
+    );
     expect(response.text).toMatch(/^process_resident_memory_bytes \d+/m);
     if (kind === 'mysql') {
       expect(response.text).toMatch(/^petstore_db_pool_connections\{state="limit"\} 10$/m);

@@ -94,7 +94,10 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database out
       service.proxy.restore();
       await eventually(async () => (await http().get('/v1/pets').set(AUTH)).status === 200, 15_000);
       expect((await http().get('/health/ready')).status).toBe(200);
-      const created = await http().post('/v1/pets').set(AUTH).send({ name: `After ${how}`, categoryId: 1 });
+      const created = await http()
+        .post('/v1/pets')
+        .set(AUTH)
+        .send({ name: `After ${how}`, categoryId: 1 });
       expect(created.status).toBe(201);
       acknowledged.push(created.body);
       const listed = (await http().get('/v1/pets?limit=100').set(AUTH)).body;
@@ -196,25 +199,31 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a silent netwo
         await new Promise((wait) => setTimeout(wait, 100));
       }
       // Healed means the whole pool: a burst twice its size is answered at once, none waiting on a dead connection.
-      const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? send('burst', '/v1/pets') : create('burst', `After ${i}`))));
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? send('burst', '/v1/pets') : create('burst', `After ${i}`))),
+      );
       expect(burst.map((answer) => answer.status).sort()).toEqual([...Array(10).fill(200), ...Array(10).fill(201)].sort());
       expect(Math.max(...burst.map((answer) => answer.ms))).toBeLessThan(2_000);
       expect((await send('ready', '/health/ready')).status).toBe(200);
       // ...and no connection is left holding a query that will never be answered.
-      const inUse = async () => Number(/petstore_db_pool_connections\{state="in_use"\} (\d+)/.exec(await (await fetch(`${base}/metrics`)).text())?.[1]);
-      for (const settleBy = Date.now() + 5_000; (await inUse()) !== 0; ) {
+      const inUse = async () =>
+        Number(/petstore_db_pool_connections\{state="in_use"\} (\d+)/.exec(await (await fetch(`${base}/metrics`)).text())?.[1]);
+      for (const settleBy = Date.now() + 5_000; (await inUse()) !== 0;) {
         expect({ inUse: await inUse(), waited: Date.now() < settleBy }).toEqual({ inUse: expect.any(Number), waited: true });
         await new Promise((wait) => setTimeout(wait, 200));
       }
 
       // Every acknowledged write reads back; a create answered "may have created" may or may not exist.
       const listed: { id: number }[] = [];
-      for (let cursor = '/v1/pets?limit=100'; cursor; ) {
+      for (let cursor = '/v1/pets?limit=100'; cursor;) {
         const page = await fetch(base + cursor, { headers: AUTH });
         listed.push(...((await page.json()) as { id: number }[]));
         cursor = /<[^>]*(\/v1\/pets\?[^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? '';
       }
-      for (const pet of [...acknowledged, ...burst.filter((answer) => answer.status === 201).map((answer) => answer.body as { id: number })]) {
+      for (const pet of [
+        ...acknowledged,
+        ...burst.filter((answer) => answer.status === 201).map((answer) => answer.body as { id: number }),
+      ]) {
         expect(listed).toContainEqual(expect.objectContaining(pet));
       }
 

@@ -16,7 +16,11 @@ describe.each(DATABASE_KINDS)('pagination on %s', (kind) => {
 
   beforeAll(async () => {
     for (let i = 0; i < 25; i++) {
-      await ctx.http().post('/v1/pets').set(AUTH).send({ name: `Page ${i}`, categoryId: 1, status: statuses[i % 3] });
+      await ctx
+        .http()
+        .post('/v1/pets')
+        .set(AUTH)
+        .send({ name: `Page ${i}`, categoryId: 1, status: statuses[i % 3] });
     }
   });
 
@@ -70,7 +74,10 @@ describe.each(DATABASE_KINDS)('pagination on %s', (kind) => {
   it('lets the next page use another limit with the same cursor', async () => {
     const first = await ctx.http().get('/v1/pets?limit=5').set(AUTH);
     const cursor = nextLink(first.headers.link)!.searchParams.get('cursor')!;
-    const second = await ctx.http().get(`/v1/pets?limit=2&cursor=${encodeURIComponent(cursor)}`).set(AUTH);
+    const second = await ctx
+      .http()
+      .get(`/v1/pets?limit=2&cursor=${encodeURIComponent(cursor)}`)
+      .set(AUTH);
     expect(second.status).toBe(200);
     expect(second.body.map((pet: Pet) => pet.id)).toEqual([first.body[4].id + 1, first.body[4].id + 2]);
   });
@@ -96,14 +103,31 @@ describe.each(DATABASE_KINDS)('pagination on %s', (kind) => {
       ['with an edited check', () => `${cursor.split('.')[0]}.AAAAAAAA`],
       ['empty', () => ''],
     ])('a cursor that is %s', async (_, make) => {
-      const response = await ctx.http().get(`/v1/pets?status=available&cursor=${encodeURIComponent(make())}`).set(AUTH);
+      const response = await ctx
+        .http()
+        .get(`/v1/pets?status=available&cursor=${encodeURIComponent(make())}`)
+        .set(AUTH);
       expectError(response, 400, 'VALIDATION_FAILED');
       expect(response.body.message).toMatch(/\bcursor\b/);
     });
 
     it('a cursor from another status filter', async () => {
-      expectError(await ctx.http().get(`/v1/pets?status=sold&cursor=${encodeURIComponent(cursor)}`).set(AUTH), 400, 'VALIDATION_FAILED');
-      expectError(await ctx.http().get(`/v1/pets?cursor=${encodeURIComponent(cursor)}`).set(AUTH), 400, 'VALIDATION_FAILED');
+      expectError(
+        await ctx
+          .http()
+          .get(`/v1/pets?status=sold&cursor=${encodeURIComponent(cursor)}`)
+          .set(AUTH),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expectError(
+        await ctx
+          .http()
+          .get(`/v1/pets?cursor=${encodeURIComponent(cursor)}`)
+          .set(AUTH),
+        400,
+        'VALIDATION_FAILED',
+      );
     });
 
     it('a cursor given twice', async () => {
@@ -112,7 +136,14 @@ describe.each(DATABASE_KINDS)('pagination on %s', (kind) => {
     });
 
     it('still accepts the genuine cursor', async () => {
-      expect((await ctx.http().get(`/v1/pets?status=available&cursor=${encodeURIComponent(cursor)}`).set(AUTH)).status).toBe(200);
+      expect(
+        (
+          await ctx
+            .http()
+            .get(`/v1/pets?status=available&cursor=${encodeURIComponent(cursor)}`)
+            .set(AUTH)
+        ).status,
+      ).toBe(200);
     });
   });
 });

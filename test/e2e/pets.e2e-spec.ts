@@ -4,7 +4,12 @@ import { DATABASE_KINDS } from './support/test-database.js';
 
 describe.each(DATABASE_KINDS)('pets on %s', (kind) => {
   const ctx = useApp(kind);
-  const createPet = (body: unknown) => ctx.http().post('/v1/pets').set(AUTH).send(body as object);
+  const createPet = (body: unknown) =>
+    ctx
+      .http()
+      .post('/v1/pets')
+      .set(AUTH)
+      .send(body as object);
   const countPets = async () => (await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.length as number;
 
   describe('createPet', () => {

@@ -25,7 +25,10 @@ describe.each(DATABASE_KINDS)('rate limit per API key on %s', (kind) => {
   });
 
   it('counts each key on its own', async () => {
-    const other = await ctx.http().get('/v1/pets').set({ Authorization: `Bearer ${OTHER_KEY}` });
+    const other = await ctx
+      .http()
+      .get('/v1/pets')
+      .set({ Authorization: `Bearer ${OTHER_KEY}` });
     expect(other.status).toBe(200);
     expect(other.headers.ratelimit).toMatch(/^"per-key";r=2;t=\d+$/);
   });

@@ -20,8 +20,40 @@ function seeded(seed: number): () => number {
 const SEED = 20261122;
 const REQUESTS = 400;
 
-const VALUES = ['', ' ', '%', '%zz', '%00', 'é', '😀', '١', '-1', '0', '1', '1e3', '1.5', '0x10', '+5', ' 5', '9007199254740993',
-  '99999999999999999999999', 'null', 'true', '[]', '{}', 'a'.repeat(300), '../', '%2e%2e', 'available', 'sold', 'x;y', '\\', '"', "'", '<b>'];
+const VALUES = [
+  '',
+  ' ',
+  '%',
+  '%zz',
+  '%00',
+  'é',
+  '😀',
+  '١',
+  '-1',
+  '0',
+  '1',
+  '1e3',
+  '1.5',
+  '0x10',
+  '+5',
+  ' 5',
+  '9007199254740993',
+  '99999999999999999999999',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  'a'.repeat(300),
+  '../',
+  '%2e%2e',
+  'available',
+  'sold',
+  'x;y',
+  '\\',
+  '"',
+  "'",
+  '<b>',
+];
 
 /** One request built from the generator: method, path, headers and body, most of them wrong somehow. */
 function randomRequest(random: () => number) {
@@ -62,7 +94,8 @@ function randomRequest(random: () => number) {
     () => JSON.stringify({ name: 'Robust', categoryId: 1, id: 5 }),
     () => JSON.stringify({ name: { nested: true }, categoryId: [1] }),
     () => '{"__proto__":{"polluted":1},"name":"Robust","categoryId":1}',
-    () => `{"name":"Robust","categoryId":1,"${pick(['constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'])}":${pick(['1', '{}', 'null'])}}`,
+    () =>
+      `{"name":"Robust","categoryId":1,"${pick(['constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'])}":${pick(['1', '{}', 'null'])}}`,
     () => `{"name":${'['.repeat(1 + Math.floor(random() * 3000))}"x"${']'.repeat(3000)}}`,
     () => `${'{"a":'.repeat(1 + Math.floor(random() * 2000))}1${'}'.repeat(2000)}`,
     () => JSON.stringify({ petId: value(), quantity: value(), shipDate: value() }),
@@ -72,10 +105,25 @@ function randomRequest(random: () => number) {
   const encoding = pick([undefined, undefined, undefined, 'gzip', 'identity', 'compress']);
   const body = method === 'GET' || method === 'HEAD' ? undefined : encoding === 'gzip' && random() < 0.5 ? gzipSync(json) : json;
   const headers: Record<string, string> = {};
-  const contentType = pick([undefined, 'application/json', 'application/json; charset=utf-8', 'application/json; charset=', 'text/plain', 'application/json; charset=latin-9']);
+  const contentType = pick([
+    undefined,
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=',
+    'text/plain',
+    'application/json; charset=latin-9',
+  ]);
   if (contentType) headers['Content-Type'] = contentType;
   if (encoding && body !== undefined) headers['Content-Encoding'] = encoding;
-  const authorization = pick([`Bearer ${TEST_API_KEY}`, `Bearer ${TEST_API_KEY}`, `bearer ${TEST_API_KEY}`, undefined, 'Bearer', 'Basic abc', `Bearer ${'x'.repeat(3000)}`]);
+  const authorization = pick([
+    `Bearer ${TEST_API_KEY}`,
+    `Bearer ${TEST_API_KEY}`,
+    `bearer ${TEST_API_KEY}`,
+    undefined,
+    'Bearer',
+    'Basic abc',
+    `Bearer ${'x'.repeat(3000)}`,
+  ]);
   if (authorization) headers.Authorization = authorization;
   if (random() < 0.15) headers['Idempotency-Key'] = pick(['k', ' ', 'a'.repeat(300), 'retry-1', '"quoted"']);
   return { method, path, headers, body };
@@ -88,19 +136,44 @@ function randomRawRequest(random: () => number): string {
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
   const sometimes = <T>(sound: T, odd: readonly T[]): T => (random() < 0.25 ? pick(odd) : sound);
   const post = random() < 0.5;
-  const body = post ? pick(['{}', '{"name":"Raw","categoryId":1}', '{"name":', `${'['.repeat(2000)}${']'.repeat(2000)}`, '{"constructor":1}']) : '';
+  const body = post
+    ? pick(['{}', '{"name":"Raw","categoryId":1}', '{"name":', `${'['.repeat(2000)}${']'.repeat(2000)}`, '{"constructor":1}'])
+    : '';
   const method = sometimes(post ? 'POST' : 'GET', ['G@T', 'PUT', 'get', '', 'HEAD']);
-  const target = sometimes('/v1/pets', ['/v1/pets?limit=5', `/v1/pets?q=${'a'.repeat(20_000)}`, '/%', '*', 'http://x/v1/pets', '/v1/pets\x00']);
+  const target = sometimes('/v1/pets', [
+    '/v1/pets?limit=5',
+    `/v1/pets?q=${'a'.repeat(20_000)}`,
+    '/%',
+    '*',
+    'http://x/v1/pets',
+    '/v1/pets\x00',
+  ]);
   const version = sometimes('HTTP/1.1', ['HTTP/1.0', 'HTTP/9.9', 'HTTP/1.1 extra', '']);
-  const length = sometimes(`Content-Length: ${Buffer.byteLength(body)}`, ['Content-Length: abc', 'Content-Length: -1', 'Content-Length: 99999999999999999999',
-    `Content-Length: ${Buffer.byteLength(body)}\r\nContent-Length: 7`, `Content-Length: ${Buffer.byteLength(body)}\r\nTransfer-Encoding: chunked`,
-    'Transfer-Encoding: chunked', `Content-Length: ${Buffer.byteLength(body) + 5}`]);
+  const length = sometimes(`Content-Length: ${Buffer.byteLength(body)}`, [
+    'Content-Length: abc',
+    'Content-Length: -1',
+    'Content-Length: 99999999999999999999',
+    `Content-Length: ${Buffer.byteLength(body)}\r\nContent-Length: 7`,
+    `Content-Length: ${Buffer.byteLength(body)}\r\nTransfer-Encoding: chunked`,
+    'Transfer-Encoding: chunked',
+    `Content-Length: ${Buffer.byteLength(body) + 5}`,
+  ]);
   const headers = [
     sometimes('Host: localhost', ['', 'Host: [', 'Host: a b']),
     sometimes(`Authorization: Bearer ${TEST_API_KEY}`, ['', 'Authorization: Bearer', `Authorization: Bearer ${'k'.repeat(5000)}`]),
-    post ? sometimes('Content-Type: application/json', ['', 'Content-Type: text/plain', 'Content-Type: application/json; charset=latin-9']) : '',
+    post
+      ? sometimes('Content-Type: application/json', ['', 'Content-Type: text/plain', 'Content-Type: application/json; charset=latin-9'])
+      : '',
     post ? length : '',
-    sometimes('', ['X-Odd: a\rb', `X-Big: ${'b'.repeat(20_000)}`, 'No colon here', 'Bad Name: x', 'X-Nul: a\x00b', ' Folded: x', 'Connection: close']),
+    sometimes('', [
+      'X-Odd: a\rb',
+      `X-Big: ${'b'.repeat(20_000)}`,
+      'No colon here',
+      'Bad Name: x',
+      'X-Nul: a\x00b',
+      ' Folded: x',
+      'Connection: close',
+    ]),
   ].filter((line) => line !== '');
   return `${method} ${target} ${version}\r\n${headers.join('\r\n')}\r\n\r\n${body}`;
 }
@@ -108,7 +181,13 @@ function randomRawRequest(random: () => number): string {
 describe.each(DATABASE_KINDS)('random bad input on %s', (kind) => {
   // Short time-outs, so that a raw request whose body never arrives is answered, and a kept-alive
   // connection closed, quickly.
-  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURES_PER_MINUTE: '0', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500', KEEP_ALIVE_TIMEOUT_MS: '300' });
+  const ctx = useApp(kind, {
+    RATE_LIMIT_PER_MINUTE: '0',
+    AUTH_FAILURES_PER_MINUTE: '0',
+    HEADERS_TIMEOUT_MS: '1000',
+    REQUEST_TIMEOUT_MS: '1500',
+    KEEP_ALIVE_TIMEOUT_MS: '300',
+  });
   let base: string;
 
   beforeAll(async () => {
@@ -143,7 +222,7 @@ describe.each(DATABASE_KINDS)('random bad input on %s', (kind) => {
     expect(problems).toEqual([]);
 
     const stored: number[] = [];
-    for (let url = `${base}/v1/pets?limit=100`; url; ) {
+    for (let url = `${base}/v1/pets?limit=100`; url;) {
       const page = await fetch(url, { headers: { Authorization: `Bearer ${TEST_API_KEY}` } });
       stored.push(...((await page.json()) as { id: number }[]).map((pet) => pet.id));
       url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? '';

@@ -109,7 +109,8 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
 
     // Back: each instance says so in its readiness, then one count again runs across all three.
     for (const base of bases) {
-      const shared = async () => ((await (await fetch(`${base}/health/ready`)).json()) as { details?: { redis?: { shared?: boolean } } }).details?.redis?.shared;
+      const shared = async () =>
+        ((await (await fetch(`${base}/health/ready`)).json()) as { details?: { redis?: { shared?: boolean } } }).details?.redis?.shared;
       for (let tries = 0; !(await shared()); tries++) {
         expect(tries).toBeLessThan(50);
         await new Promise((wait) => setTimeout(wait, 100));

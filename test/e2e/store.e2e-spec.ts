@@ -5,7 +5,12 @@ import { DATABASE_KINDS } from './support/test-database.js';
 describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
   const ctx = useApp(kind);
   let petId: number;
-  const placeOrder = (body: unknown) => ctx.http().post('/v1/store/orders').set(AUTH).send(body as object);
+  const placeOrder = (body: unknown) =>
+    ctx
+      .http()
+      .post('/v1/store/orders')
+      .set(AUTH)
+      .send(body as object);
 
   beforeAll(async () => {
     petId = (await ctx.http().post('/v1/pets').set(AUTH).send({ name: 'Orderable', categoryId: 1 })).body.id;
@@ -22,7 +27,13 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
     });
 
     it('keeps every field given, with shipDate answered in UTC to the millisecond', async () => {
-      const response = await placeOrder({ petId, quantity: 1000, status: 'approved', shipDate: '2026-12-01T10:30:15.250+02:00', complete: true });
+      const response = await placeOrder({
+        petId,
+        quantity: 1000,
+        status: 'approved',
+        shipDate: '2026-12-01T10:30:15.250+02:00',
+        complete: true,
+      });
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
         id: expect.any(Number),
@@ -80,7 +91,8 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
     it('names every bad field at once', async () => {
       const response = await placeOrder({ petId: 'x', quantity: 0, status: 'lost', shipDate: 'soon', complete: 'no' });
       expectError(response, 400, 'VALIDATION_FAILED');
-      for (const field of ['petId', 'quantity', 'status', 'shipDate', 'complete']) expect(response.body.message).toMatch(new RegExp(`\\b${field}\\b`));
+      for (const field of ['petId', 'quantity', 'status', 'shipDate', 'complete'])
+        expect(response.body.message).toMatch(new RegExp(`\\b${field}\\b`));
     });
 
     it('replays a retry with the same Idempotency-Key and places nothing more', async () => {
@@ -100,7 +112,11 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
 
     it('frees the Idempotency-Key when the pet does not exist, so a corrected retry runs', async () => {
       const key = { 'Idempotency-Key': 'order-missing-pet' };
-      expectError(await ctx.http().post('/v1/store/orders').set(AUTH).set(key).send({ petId: 987654321, quantity: 1 }), 404, 'PET_NOT_FOUND');
+      expectError(
+        await ctx.http().post('/v1/store/orders').set(AUTH).set(key).send({ petId: 987654321, quantity: 1 }),
+        404,
+        'PET_NOT_FOUND',
+      );
       expect((await ctx.http().post('/v1/store/orders').set(AUTH).set(key).send({ petId, quantity: 1 })).status).toBe(201);
     });
   });
@@ -111,11 +127,14 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
       expectError(await ctx.http().get('/v1/store/orders/9007199254740991').set(AUTH), 404, 'ORDER_NOT_FOUND');
     });
 
-    it.each(['abc', '0', '-2', '1.5', '9007199254740992', '9223372036854775808'])('answers VALIDATION_FAILED for orderId %p', async (orderId) => {
-      const response = await ctx.http().get(`/v1/store/orders/${orderId}`).set(AUTH);
-      expectError(response, 400, 'VALIDATION_FAILED');
-      expect(response.body.message).toMatch(/\borderId\b/);
-    });
+    it.each(['abc', '0', '-2', '1.5', '9007199254740992', '9223372036854775808'])(
+      'answers VALIDATION_FAILED for orderId %p',
+      async (orderId) => {
+        const response = await ctx.http().get(`/v1/store/orders/${orderId}`).set(AUTH);
+        expectError(response, 400, 'VALIDATION_FAILED');
+        expect(response.body.message).toMatch(/\borderId\b/);
+      },
+    );
   });
 
   describe('listOrders', () => {
@@ -152,7 +171,10 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
       await ctx.http().post('/v1/pets').set(AUTH).send({ name: 'Second', categoryId: 1 });
       const pets = await ctx.http().get('/v1/pets?limit=1').set(AUTH);
       const cursor = new URL(/<([^>]+)>/.exec(pets.headers.link)![1]).searchParams.get('cursor')!;
-      const response = await ctx.http().get(`/v1/store/orders?cursor=${encodeURIComponent(cursor)}`).set(AUTH);
+      const response = await ctx
+        .http()
+        .get(`/v1/store/orders?cursor=${encodeURIComponent(cursor)}`)
+        .set(AUTH);
       expectError(response, 400, 'VALIDATION_FAILED');
       expect(response.body.message).toMatch(/\bcursor\b/);
     });

@@ -60,7 +60,12 @@ async function create(base: string, name: string, keyed: boolean): Promise<void>
     let status: number | undefined;
     let pet: { id: number; name: string } | undefined;
     try {
-      const response = await fetch(`${base}/v1/pets`, { method: 'POST', headers: { ...auth, ...headers }, body, signal: AbortSignal.timeout(15_000) });
+      const response = await fetch(`${base}/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, ...headers },
+        body,
+        signal: AbortSignal.timeout(15_000),
+      });
       status = response.status;
       const parsed = await response.json().catch(() => undefined);
       if (status === 201) pet = parsed as { id: number; name: string };
@@ -122,7 +127,15 @@ async function main(): Promise<number> {
   const port = await freePort();
   const directory = await mkdtemp(join(tmpdir(), 'petstore-soak-'));
   const service = new ServiceProcess(
-    { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: viaProxy.href, API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error' },
+    {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: viaProxy.href,
+      API_KEYS: KEY,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'error',
+    },
     directory,
   );
   try {
@@ -131,7 +144,9 @@ async function main(): Promise<number> {
       ready = (await fetch(`${base}/health/ready`).catch(() => undefined))?.status === 200;
       if (service.child.exitCode !== null) throw new Error(`the service stopped: ${service.stderr}`);
     }
-    process.stderr.write(`soak: ${seconds} s, ${concurrency} workers, database cut for ${outageSeconds} s after ${Math.round(seconds / 3)} s\n`);
+    process.stderr.write(
+      `soak: ${seconds} s, ${concurrency} workers, database cut for ${outageSeconds} s after ${Math.round(seconds / 3)} s\n`,
+    );
 
     const until = Date.now() + seconds * 1000;
     const outage = (async () => {

@@ -40,7 +40,10 @@ describe('loadAppConfig', () => {
 
   it('reads REDIS_URL with a key prefix, petstore: by default', () => {
     expect(loadAppConfig({ REDIS_URL: 'redis://cache:6379/2' }).redis).toEqual({ url: 'redis://cache:6379/2', keyPrefix: 'petstore:' });
-    expect(loadAppConfig({ REDIS_URL: 'rediss://u:p@cache', REDIS_KEY_PREFIX: 'shop:' }).redis).toEqual({ url: 'rediss://u:p@cache', keyPrefix: 'shop:' });
+    expect(loadAppConfig({ REDIS_URL: 'rediss://u:p@cache', REDIS_KEY_PREFIX: 'shop:' }).redis).toEqual({
+      url: 'rediss://u:p@cache',
+      keyPrefix: 'shop:',
+    });
   });
 
   it.each([
@@ -83,7 +86,10 @@ describe('loadAppConfig', () => {
     [{ REDIS_URL: 'redis://cache:6379', REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be/],
     [{ AUTH_FAILURES_PER_MINUTE: '-5' }, /AUTH_FAILURES_PER_MINUTE must be an integer from 0/],
     [{ HEADERS_TIMEOUT_MS: '0' }, /HEADERS_TIMEOUT_MS must be an integer from 1/],
-    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }, /HEADERS_TIMEOUT_MS \(20000\) must not exceed REQUEST_TIMEOUT_MS \(10000\)/],
+    [
+      { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' },
+      /HEADERS_TIMEOUT_MS \(20000\) must not exceed REQUEST_TIMEOUT_MS \(10000\)/,
+    ],
     [{ KEEP_ALIVE_TIMEOUT_MS: 'long' }, /KEEP_ALIVE_TIMEOUT_MS must be an integer/],
     [{ MAX_CONNECTIONS: '1e3' }, /MAX_CONNECTIONS must be an integer/],
     [{ LOG_PRETTY: 'yes' }, /LOG_PRETTY must be true or false/],

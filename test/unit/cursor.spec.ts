@@ -30,7 +30,9 @@ describe('keyset cursors', () => {
     ['garbage', () => '%%%'],
     ['an empty string', () => ''],
   ])('refuse %s', (_, tamper) => {
-    expect(() => decodeCursor(tamper(encodeCursor(42, 'pets', { status: 'sold' })), 'pets', { status: 'sold' })).toThrow(/cursor is not valid/);
+    expect(() => decodeCursor(tamper(encodeCursor(42, 'pets', { status: 'sold' })), 'pets', { status: 'sold' })).toThrow(
+      /cursor is not valid/,
+    );
   });
 
   it('refuse ids that are not positive safe integers, even with a valid check', () => {

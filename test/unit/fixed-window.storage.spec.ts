@@ -29,7 +29,11 @@ describe('FixedWindowThrottlerStorage', () => {
       });
     }
     clock.now = 1_000_000 + MINUTE;
-    expect(await storage.increment('key-1', MINUTE, 2, MINUTE, 'per-key')).toMatchObject({ totalHits: 1, isBlocked: false, timeToExpire: 60 });
+    expect(await storage.increment('key-1', MINUTE, 2, MINUTE, 'per-key')).toMatchObject({
+      totalHits: 1,
+      isBlocked: false,
+      timeToExpire: 60,
+    });
   });
 
   it('keeps a window per key and per throttler', async () => {

@@ -24,10 +24,7 @@ describe('IsName', () => {
     expect(isValid('🐶🐶🐶🐶🐶🐶')).toBe(false);
   });
 
-  it.each([[''], ['   '], ['\t\n'], ['abcdef'], ['a\ud800'], ['\udc00'], [5], [null], [undefined], [['a']]])(
-    'rejects %p',
-    (name) => {
-      expect(isValid(name)).toBe(false);
-    },
-  );
+  it.each([[''], ['   '], ['\t\n'], ['abcdef'], ['a\ud800'], ['\udc00'], [5], [null], [undefined], [['a']]])('rejects %p', (name) => {
+    expect(isValid(name)).toBe(false);
+  });
 });

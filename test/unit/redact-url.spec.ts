@@ -6,7 +6,10 @@ describe('redactUrl', () => {
     ['/v1/pets?api_key=s3cret', '/v1/pets?api_key=[redacted]'],
     ['/v1/pets?limit=5&access_token=s3cret&status=sold', '/v1/pets?limit=5&access_token=[redacted]&status=sold'],
     ['/v1/pets?API-KEY=s3cret', '/v1/pets?API-KEY=[redacted]'],
-    ['/v1/pets?apikey=a&token=b&password=c&client_secret=d', '/v1/pets?apikey=[redacted]&token=[redacted]&password=[redacted]&client_secret=[redacted]'],
+    [
+      '/v1/pets?apikey=a&token=b&password=c&client_secret=d',
+      '/v1/pets?apikey=[redacted]&token=[redacted]&password=[redacted]&client_secret=[redacted]',
+    ],
     ['/v1/pets?api%5Fkey=s3cret', '/v1/pets?api%5Fkey=[redacted]'],
     ['/v1/pets?token', '/v1/pets?token=[redacted]'],
   ])('hides the credential in %s', (url, logged) => {

@@ -11,7 +11,12 @@ function redisAnswering(answers: ([number, number, number] | undefined)[]): Shar
 
 describe('SharedFixedWindowThrottlerStorage', () => {
   it("reports Redis's count, seconds left and refusal", async () => {
-    const storage = new SharedFixedWindowThrottlerStorage(redisAnswering([[3, 41_200, 0], [61, 12_001, 1]]));
+    const storage = new SharedFixedWindowThrottlerStorage(
+      redisAnswering([
+        [3, 41_200, 0],
+        [61, 12_001, 1],
+      ]),
+    );
     expect(await storage.increment('key-1', MINUTE, 60, MINUTE, 'per-key')).toEqual({
       totalHits: 3,
       timeToExpire: 42,

@@ -1,7 +1,8 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /** RFC 3339 date-time: date, `T`, time with an optional fraction, and `Z` or an offset. */
-const RFC_3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const RFC_3339 =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 const EARLIEST = Date.UTC(1000, 0, 1);
 const LATEST = Date.UTC(10000, 0, 1) - 1;
 

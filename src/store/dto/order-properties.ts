@@ -11,7 +11,11 @@ export const PET_ID_PROPERTY: ApiPropertyOptions = {
 
 export const QUANTITY_PROPERTY: ApiPropertyOptions = { type: 'integer', format: 'int32', minimum: 1, maximum: 1000, example: 1 };
 
-export const ORDER_STATUS_PROPERTY: ApiPropertyOptions = { enum: ORDER_STATUSES, enumName: 'OrderStatus', description: 'Where the order stands.' };
+export const ORDER_STATUS_PROPERTY: ApiPropertyOptions = {
+  enum: ORDER_STATUSES,
+  enumName: 'OrderStatus',
+  description: 'Where the order stands.',
+};
 
 export const SHIP_DATE_PROPERTY: ApiPropertyOptions = {
   type: 'string',

@@ -26,6 +26,8 @@ export class OrderDto {
 
   /** The answer's shape: shipDate as an RFC 3339 string in UTC, left out when there is none. */
   static from({ id, petId, quantity, status, shipDate, complete }: StoredOrder): OrderDto {
-    return shipDate ? { id, petId, quantity, status, shipDate: shipDate.toISOString(), complete } : { id, petId, quantity, status, complete };
+    return shipDate
+      ? { id, petId, quantity, status, shipDate: shipDate.toISOString(), complete }
+      : { id, petId, quantity, status, complete };
   }
 }

@@ -84,7 +84,12 @@ export default async function globalSetup(): Promise<void> {
 
 /** Whether the Redis tests can run: without a server they are passed over loudly, and under CI that is a failure. */
 async function probeRedis(): Promise<void> {
-  const redis = new Redis(redisServerUrl(), { connectTimeout: 3_000, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+  const redis = new Redis(redisServerUrl(), {
+    connectTimeout: 3_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    lazyConnect: true,
+  });
   try {
     await redis.connect();
     await redis.ping();

@@ -8,8 +8,7 @@ import { MYSQL_PROBE_VARIABLE, mysqlServerUrl } from './global-setup.js';
 export type DatabaseKind = 'sqlite' | 'mysql';
 
 /** Every e2e file runs on each of these: the SQLite file always, MySQL when a server answers. */
-export const DATABASE_KINDS: DatabaseKind[] =
-  process.env[MYSQL_PROBE_VARIABLE] === 'available' ? ['sqlite', 'mysql'] : ['sqlite'];
+export const DATABASE_KINDS: DatabaseKind[] = process.env[MYSQL_PROBE_VARIABLE] === 'available' ? ['sqlite', 'mysql'] : ['sqlite'];
 
 export interface TestDatabase {
   readonly kind: DatabaseKind;
