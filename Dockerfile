@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
-# Build: compile TypeScript, then keep only the production dependencies (better-sqlite3 is native,
-# so the toolchain is needed when no prebuilt binary fits).
+# Build: compile TypeScript, then keep only the production dependencies. Node 24 is the current LTS;
+# better-sqlite3 ships prebuilt Node-API binaries, and the toolchain is there for when none fits.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update \

@@ -4,6 +4,8 @@ const transform = {
 };
 const common = {
   testEnvironment: 'node',
+  // Node binaries fetched by scripts/use-node.sh: not modules of the project.
+  modulePathIgnorePatterns: ['<rootDir>/.node/'],
   extensionsToTreatAsEsm: ['.ts'],
   // Sources import siblings as './x.js' (nodenext); Jest resolves the .ts file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
