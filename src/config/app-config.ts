@@ -38,6 +38,8 @@ export abstract class AppConfig {
   abstract readonly logLevel: LogLevel;
   /** Human-readable log lines instead of JSON (development only). */
   abstract readonly logPretty: boolean;
+  /** Append the log lines to this file instead of writing them to stdout (the test suite's own log). */
+  abstract readonly logFile?: string;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   abstract readonly metricsToken?: string;
   abstract readonly production: boolean;
@@ -108,6 +110,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     }),
     logLevel: read(() => parseLogLevel(env.LOG_LEVEL), 'info'),
     logPretty: read(() => parseBoolean('LOG_PRETTY', env.LOG_PRETTY, false), false),
+    logFile: env.LOG_FILE || undefined,
     metricsToken: read(() => parseSecret('METRICS_TOKEN', env.METRICS_TOKEN), undefined),
     production: env.NODE_ENV === 'production',
   };

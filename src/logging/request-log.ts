@@ -9,14 +9,18 @@ import { redactUrl } from './redact-url.js';
  * values of credential-like query parameters; the redaction is a second line of defence for
  * anything that logs an object holding credentials.
  */
-export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty'>, destination?: DestinationStream): Logger {
+export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty' | 'logFile'>, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
     level: config.logLevel,
     // Exact paths: a wildcard would be checked against every line at every level.
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
-    transport: config.logPretty ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } } : undefined,
+    transport:
+      config.logPretty && !config.logFile
+        ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } }
+        : undefined,
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  return config.logFile ? pino(options, pino.destination({ dest: config.logFile, append: true, mkdir: true })) : pino(options);
 }
 
 /**

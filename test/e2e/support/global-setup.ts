@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'cjs-module-lexer';
 import { Redis } from 'ioredis';
@@ -57,6 +57,8 @@ async function writeEsmCopy(packageName: string): Promise<void> {
  * suite says loudly that half of it did not run; under CI that is a failure.
  */
 export default async function globalSetup(): Promise<void> {
+  // E2E_LOG_FILE (support/e2e-log.ts): Jest loads this file without mapping relative .js imports.
+  await rm(resolve('.test-logs/e2e.log'), { force: true });
   await writeEsmCopy('@nestjs/throttler');
   await probeRedis();
   const url = mysqlServerUrl();

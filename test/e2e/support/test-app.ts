@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { loadAppConfig } from '../../../src/config/app-config.js';
 import { createApp } from '../../../src/create-app.js';
+import { E2E_LOG_FILE } from './e2e-log.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './test-database.js';
 
 export const TEST_API_KEY = 'e2e-bootstrap-key';
@@ -10,10 +11,11 @@ export const AUTH = { Authorization: `Bearer ${TEST_API_KEY}` } as const;
 
 /**
  * The real service on a test database, configured as an operator would, through the environment.
- * It logs errors only: the request log of hundreds of test requests would drown the report.
+ * It logs errors only, and to E2E_LOG_FILE: the 5xx the tests provoke on purpose (and their stack
+ * traces) would drown a real failure in the report. Look there when a test fails.
  */
 export async function startApp(database: TestDatabase, env: Record<string, string> = {}): Promise<NestExpressApplication> {
-  const config = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, LOG_LEVEL: 'error', ...env });
+  const config = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, LOG_LEVEL: 'error', LOG_FILE: E2E_LOG_FILE, ...env });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   return app;
