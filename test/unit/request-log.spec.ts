@@ -1,4 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Request, Response } from 'express';
 import { createLogger, requestLogLine } from '../../src/logging/request-log.js';
 
@@ -52,5 +55,26 @@ describe('the request log line', () => {
 
   it('says when the client left before the answer was complete', () => {
     expect(logOne({ statusCode: 200, writableFinished: false })).toMatchObject({ level: 30, aborted: true });
+  });
+
+  it('appends to LOG_FILE instead of stdout when one is configured, making its folder', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-log-')), 'nested', 'service.log');
+    try {
+      const logger = createLogger({ logLevel: 'info', logPretty: true, logFile: file });
+      logger.info('first');
+      logger.warn('second');
+      logger.flush();
+      await new Promise((done) => setTimeout(done, 100));
+      const lines = (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.map(({ level, msg }) => [level, msg])).toEqual([
+        [30, 'first'],
+        [40, 'second'],
+      ]);
+    } finally {
+      await rm(dirname(dirname(file)), { recursive: true, force: true });
+    }
   });
 });
