@@ -3,6 +3,7 @@ import {
   DocumentBuilder,
   type HeaderObject,
   type OpenAPIObject,
+  type OperationObject,
   type ReferenceObject,
   type ServerVariableObject,
   SwaggerModule,
@@ -65,32 +66,35 @@ const COMMON_HEADERS: Record<string, HeaderObject> = {
 function documentHeadersOfEveryResponse(document: OpenAPIObject): void {
   document.components = { ...document.components, headers: { ...document.components?.headers, ...COMMON_HEADERS } };
   const ref = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
-  for (const item of Object.values(document.paths)) {
-    for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
-      const keyed = (operation?.security ?? document.security ?? []).length > 0;
-      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
-        if (!response || '$ref' in response) continue;
-        const rateLimited = keyed && status !== '401';
-        response.headers = {
-          ...response.headers,
-          'X-Request-Id': ref('X-Request-Id'),
-          ...(rateLimited && { 'RateLimit-Policy': ref('RateLimit-Policy'), RateLimit: ref('RateLimit') }),
-        };
-      }
+  for (const operation of operationsOf(document)) {
+    const keyed = (operation.security ?? document.security ?? []).length > 0;
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!response || '$ref' in response) continue;
+      const rateLimited = keyed && status !== '401';
+      response.headers = {
+        ...response.headers,
+        'X-Request-Id': ref('X-Request-Id'),
+        ...(rateLimited && { 'RateLimit-Policy': ref('RateLimit-Policy'), RateLimit: ref('RateLimit') }),
+      };
     }
   }
+}
+
+/** Every operation of the document, whatever its method. */
+function operationsOf(document: OpenAPIObject): OperationObject[] {
+  return Object.values(document.paths).flatMap((item) =>
+    [item.get, item.post, item.put, item.patch, item.delete].filter((operation) => operation !== undefined),
+  );
 }
 
 /** Request bodies are strict (a property the schema lacks is a 400), and the document says so. */
 function closeRequestBodies(document: OpenAPIObject): void {
   const schemas = document.components?.schemas ?? {};
-  for (const item of Object.values(document.paths)) {
-    for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
-      const body = operation?.requestBody;
-      const ref = body && 'content' in body ? body.content['application/json']?.schema : undefined;
-      const schema = ref && '$ref' in ref ? schemas[ref.$ref.replace('#/components/schemas/', '')] : undefined;
-      if (schema && !('$ref' in schema)) schema.additionalProperties = false;
-    }
+  for (const operation of operationsOf(document)) {
+    const body = operation.requestBody;
+    const ref = body && 'content' in body ? body.content['application/json']?.schema : undefined;
+    const schema = ref && '$ref' in ref ? schemas[ref.$ref.replace('#/components/schemas/', '')] : undefined;
+    if (schema && !('$ref' in schema)) schema.additionalProperties = false;
   }
 }
 
