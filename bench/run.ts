@@ -85,6 +85,15 @@ function start(command: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/** The Node arguments of package.json's start:prod (`node FLAGS… dist/src/main.js`). */
+function productionCommand(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+  const [node, ...args] = scripts['start:prod'].split(' ');
+  if (node !== 'node' || args.at(-1) !== 'dist/src/main.js')
+    throw new Error(`start:prod is not "node … dist/src/main.js": ${scripts['start:prod']}`);
+  return args;
+}
+
 async function ready(url: string, child: ChildProcess): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
@@ -211,8 +220,8 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     const servicePort = await freePort();
-    // As npm start and the Dockerfile run it, heap cap included.
-    const serviceProcess = start(['--max-old-space-size=128', 'dist/src/main.js'], {
+    // As npm start and the Dockerfile run it, memory bounds included: package.json's start:prod.
+    const serviceProcess = start(productionCommand(), {
       DATABASE_URL: databaseUrl,
       PORT: String(servicePort),
       HOST: '127.0.0.1',
