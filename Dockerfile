@@ -1,18 +1,21 @@
-# syntax=docker/dockerfile:1
+# The service's image. NODE_IMAGE is the Node 24 base: the official image by default; on a machine
+# that reaches no registry, the stand-in of scripts/local-images.sh
+# (`--build-arg NODE_IMAGE=petstore-local/node:24`).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-# Build: compile TypeScript, then keep only the production dependencies. Node 24 is the current LTS;
-# better-sqlite3 ships prebuilt Node-API binaries, and the toolchain is there for when none fits.
-FROM node:24-bookworm-slim AS build
+# Build: compile TypeScript, then keep only the production dependencies. better-sqlite3 ships
+# prebuilt Node-API binaries; the toolchain is there for when none fits or none can be fetched.
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./
@@ -22,6 +25,7 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p data && chown node:node data
 USER node
 EXPOSE 3000
+# Node is PID 1 (exec form), so SIGTERM from `docker stop` reaches the service's own drain.
 # Memory bounds (the same as npm start's): the old generation capped at 128 MB, the young one at
 # 8 MB a semi-space. On Node 24 the young generation alone would otherwise grow to about 100 MB.
 CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=8", "dist/src/main.js"]

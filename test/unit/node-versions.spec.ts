@@ -26,8 +26,10 @@ describe('the Node versions the project claims', () => {
     expect(refusing).toEqual([]);
   });
 
-  it('agree with the Docker image, built on the current LTS (24)', () => {
-    const images = [...readFileSync('Dockerfile', 'utf8').matchAll(/^FROM node:(\d+)-/gm)].map(([, major]) => Number(major));
-    expect(images).toEqual([24, 24]);
+  it('agree with the Docker image, built on the current LTS (24) in both stages, here and in the compose file', () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    expect(/^ARG NODE_IMAGE=node:(\d+)-/m.exec(dockerfile)?.[1]).toBe('24');
+    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map(([, image]) => image)).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
+    expect(readFileSync('docker-compose.yml', 'utf8')).toContain('NODE_IMAGE: ${NODE_IMAGE:-node:24-bookworm-slim}');
   });
 });

@@ -1,0 +1,313 @@
+/**
+ * The image and the compose stack, run for real: the service's image is built, docker-compose.yml
+ * brought up (MySQL, Redis, the migrate job, the api replicas, nginx) and checked from outside,
+ * through nginx's port published on 127.0.0.1 only — the way an integrator meets it. Then the
+ * faults an operator causes: a replica killed, the api stopped, the database restarted, all under
+ * traffic. Whatever happens, `docker compose down -v` removes what the run made.
+ *
+ * The images are the official ones unless NODE_IMAGE, MYSQL_IMAGE, REDIS_IMAGE and NGINX_IMAGE say
+ * otherwise (`npm run test:containers:local` uses the stand-ins of scripts/local-images.sh).
+ * The figures (image size, time to healthy, peak memory, fault results) are printed at the end and
+ * written to .test-logs/containers.json.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdir, writeFile } from 'node:fs/promises';
+import autocannon from 'autocannon';
+import { hashApiKey } from '../../src/auth/api-key-secret.js';
+import { freePort } from '../e2e/support/free-port.js';
+import { ComposeStack, docker, peakMemory, sleep, Traffic } from './support/compose-stack.js';
+
+const MEMORY_LIMIT_MB = 256;
+/** nginx asks Docker's DNS for the replicas again after this long (deploy/nginx.conf). */
+const NGINX_RESOLVER_MS = 11_000;
+
+const figures: Record<string, unknown> = {};
+let stack: ComposeStack;
+let key: string;
+
+const authorized = (apiKey = key) => ({ Authorization: `Bearer ${apiKey}` });
+
+async function call(path: string, init: RequestInit & { apiKey?: string } = {}): Promise<Response> {
+  const url = path.startsWith('http') ? path : `${stack.base}${path}`;
+  const headers = {
+    ...(init.apiKey === '' ? {} : authorized(init.apiKey)),
+    ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+    ...init.headers,
+  };
+  return fetch(url, { ...init, headers, signal: AbortSignal.timeout(30_000) });
+}
+
+async function createPet(name: string, idempotencyKey?: string): Promise<Response> {
+  return call('/v1/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name, categoryId: 1 }),
+    headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+  });
+}
+
+/** Every pet, page by page through the Link headers. */
+async function allPets(limit = 100): Promise<{ id: number; name: string }[]> {
+  const pets: { id: number; name: string }[] = [];
+  let next: string | undefined = `/v1/pets?limit=${limit}`;
+  while (next) {
+    const response = await call(next);
+    expect(response.status).toBe(200);
+    pets.push(...((await response.json()) as { id: number; name: string }[]));
+    next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+  }
+  return pets;
+}
+
+async function apiStartTimes(): Promise<string[]> {
+  const ids = await stack.containers('api');
+  return Promise.all(ids.map((id) => docker(['inspect', '--format', '{{.State.StartedAt}}', id])));
+}
+
+beforeAll(async () => {
+  stack = new ComposeStack(await freePort());
+  key = stack.apiKeys[0];
+  // Phase one: a limit no test reaches; the shared-limit test sets 60 per minute at the end.
+  await stack.prepare({ RATE_LIMIT_PER_MINUTE: '1000000' });
+
+  let started = Date.now();
+  await stack.compose(['build', 'api'], { timeoutMs: 900_000 });
+  figures.imageBuildSeconds = Math.round((Date.now() - started) / 1000);
+  figures.imageSizeMb = Math.round(Number(await docker(['image', 'inspect', '--format', '{{.Size}}', stack.image])) / 1e6);
+
+  started = Date.now();
+  await stack.compose(['up', '--detach', '--wait', '--no-build'], { timeoutMs: 300_000 });
+  figures.upToHealthySeconds = Math.round((Date.now() - started) / 100) / 10;
+}, 1_200_000);
+
+afterAll(async () => {
+  await stack?.down();
+  await mkdir('.test-logs', { recursive: true });
+  await writeFile('.test-logs/containers.json', `${JSON.stringify(figures, null, 2)}\n`);
+  process.stdout.write(`\ncontainers: figures of this run\n${JSON.stringify(figures, null, 2)}\n`);
+}, 180_000);
+
+describe('the compose stack, through nginx', () => {
+  test('the service runs as a non-root user with its memory limit', async () => {
+    for (const container of await stack.containers('api')) {
+      expect(await docker(['exec', container, 'id', '-u'])).not.toBe('0');
+      expect(Number(await docker(['inspect', '--format', '{{.HostConfig.Memory}}', container]))).toBe(MEMORY_LIMIT_MB * 2 ** 20);
+    }
+  });
+
+  test('readiness answers 200 with the database up', async () => {
+    const response = await call('/health/ready', { apiKey: '' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ok' });
+  });
+
+  test('creates, then lists across Link pages in id order', async () => {
+    const created: number[] = [];
+    for (const name of ['Rex', 'Tom', 'Kit', 'Bo', 'Max']) {
+      const response = await createPet(name);
+      expect(response.status).toBe(201);
+      const pet = (await response.json()) as { id: number };
+      expect(response.headers.get('location')).toBe(`${stack.base}/v1/pets/${pet.id}`);
+      created.push(pet.id);
+    }
+    const listed = await allPets(2);
+    expect(listed.map((pet) => pet.id)).toEqual(created);
+  });
+
+  test('the deprecated get answers with its headers', async () => {
+    const [first] = await allPets();
+    const response = await call(`/v1/pets/${first.id}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('deprecation')).toBe('@1795219200');
+    expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(response.headers.get('link')).toBe(`<${stack.base}/v1/pets>; rel="successor-version"`);
+  });
+
+  test('without a key: 401 in the Error shape', async () => {
+    const response = await call('/v1/pets', { apiKey: '' });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ code: 'API_KEY_MISSING', message: expect.any(String), status: 401 });
+  });
+
+  test('an idempotent retry is answered from the store, on whichever replica', async () => {
+    const first = await createPet('Once', 'ct-retry-1');
+    const again = await createPet('Once', 'ct-retry-1');
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+    expect((await allPets()).filter((pet) => pet.name === 'Once')).toHaveLength(1);
+  });
+
+  test('the apikey tool works through docker compose exec api', async () => {
+    const made = await stack.compose(['exec', '-T', 'api', 'node', 'dist/src/cli/apikey.js', 'create', 'containers-test']);
+    const madeKey = /psk_[A-Za-z0-9_-]+/.exec(made)?.[0];
+    expect(madeKey).toBeDefined();
+    expect((await call('/v1/pets?limit=1', { apiKey: madeKey })).status).toBe(200);
+    expect(await stack.compose(['exec', '-T', 'api', 'node', 'dist/src/cli/apikey.js', 'list'])).toContain('containers-test');
+  });
+});
+
+describe('memory', () => {
+  test(`the api replicas stay under their ${MEMORY_LIMIT_MB} MB limit under load, with no OOM kill`, async () => {
+    const before = await apiStartTimes();
+    const bodies = [JSON.stringify({ name: 'Load', categoryId: 7, status: 'pending' })];
+    const requests: autocannon.Request[] = [
+      { method: 'GET', path: '/v1/pets?limit=20' },
+      { method: 'GET', path: '/v1/pets?limit=20&status=pending' },
+      { method: 'POST', path: '/v1/pets', body: bodies[0] },
+      { method: 'GET', path: '/v1/pets/1' },
+    ];
+    const result = await autocannon({
+      url: stack.base,
+      connections: 16,
+      duration: 15,
+      headers: { ...authorized(), 'Content-Type': 'application/json' },
+      requests,
+    });
+    const replicas = await stack.containers('api');
+    const peaks = await Promise.all(replicas.map(peakMemory));
+    figures.memoryUnderLoad = {
+      requestsPerSecond: Math.round(result.requests.average),
+      non2xx: result.non2xx,
+      errors: result.errors,
+      replicas: peaks,
+    };
+    expect(result.errors).toBe(0);
+    expect(result.non2xx).toBe(0);
+    for (const peak of peaks) {
+      expect(peak.oomKilled).toBe(false);
+      expect(peak.cgroupMb).toBeLessThan(MEMORY_LIMIT_MB);
+    }
+    expect(await apiStartTimes()).toEqual(before);
+  }, 120_000);
+});
+
+describe('faults under traffic', () => {
+  test('three replicas: one killed with docker kill in the middle of GET traffic costs no failed GET', async () => {
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], { timeoutMs: 300_000 });
+    await sleep(NGINX_RESOLVER_MS);
+    const [victim] = await stack.containers('api');
+    const [pet] = await allPets();
+    const traffic = new Traffic(4, async () => ({ status: (await call(`/v1/pets/${pet.id}`)).status }));
+    await sleep(2_000);
+    await docker(['kill', victim]);
+    await sleep(6_000);
+    const outcomes = await traffic.stop();
+    figures.killedReplica = {
+      gets: outcomes.length,
+      failed: outcomes.filter((o) => o.status !== 200).length,
+      slowestMs: Math.max(...outcomes.map((o) => o.ms)),
+    };
+    expect(outcomes.length).toBeGreaterThan(100);
+    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], { timeoutMs: 300_000 });
+  }, 360_000);
+
+  test('docker compose stop api under create traffic: every create is answered and stored, or neither', async () => {
+    const traffic = new Traffic(8, async (n) => {
+      const name = `stop-${n}`;
+      const response = await createPet(name);
+      return { status: response.status, name, id: response.status === 201 ? ((await response.json()) as { id: number }).id : undefined };
+    });
+    await sleep(1_500);
+    const started = Date.now();
+    await stack.compose(['stop', 'api'], { timeoutMs: 60_000 });
+    const stopSeconds = (Date.now() - started) / 1000;
+    await sleep(1_000);
+    const outcomes = await traffic.stop();
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], { timeoutMs: 300_000 });
+
+    const acknowledged = outcomes.filter((o) => o.status === 201).map((o) => o.name);
+    const stored = (await allPets()).filter((pet) => pet.name.startsWith('stop-')).map((pet) => pet.name);
+    const notAcknowledged = outcomes.filter((o) => o.status !== 201);
+    figures.composeStopApi = {
+      stopSeconds,
+      creates: outcomes.length,
+      acknowledged: acknowledged.length,
+      refusedWhileStopped: Object.fromEntries(
+        [...new Set(notAcknowledged.map((o) => o.status))].map((s) => [s, notAcknowledged.filter((o) => o.status === s).length]),
+      ),
+      storedWithoutAnswer: stored.filter((name) => !acknowledged.includes(name)).length,
+    };
+    expect(acknowledged.length).toBeGreaterThan(20);
+    // An answered create is stored; a create stored without its answer would be a request cut in flight.
+    expect(stored.sort()).toEqual([...acknowledged].sort());
+    // What nginx answered while no replica listened (refused, or an address gone: 2 s connect time-out): a gateway error.
+    expect(notAcknowledged.filter((o) => ![502, 503, 504].includes(o.status))).toEqual([]);
+    expect(stopSeconds).toBeLessThan(15);
+  }, 360_000);
+
+  test('the database restarted mid-traffic: 503s, then healed without restarting the api; every acknowledged create reads back', async () => {
+    const apiStarted = await apiStartTimes();
+    const traffic = new Traffic(4, async (n) => {
+      const name = `db-${n}`;
+      const response = await createPet(name, `ct-db-${n}`);
+      return { status: response.status, name, id: response.status === 201 ? ((await response.json()) as { id: number }).id : undefined };
+    });
+    await sleep(2_000);
+    const restartStarted = Date.now();
+    await stack.compose(['restart', 'mysql'], { timeoutMs: 120_000 });
+    const restartedAfter = Date.now();
+    // Healed: the first success after the restart, waited for at most 30 s.
+    let healedMs: number | undefined;
+    while (healedMs === undefined && Date.now() - restartedAfter < 30_000) {
+      await sleep(200);
+      const ok = traffic.outcomes.filter((o) => o.status === 201).length;
+      await sleep(500);
+      if (traffic.outcomes.filter((o) => o.status === 201).length > ok) healedMs = Date.now() - restartedAfter;
+    }
+    const outcomes = await traffic.stop();
+    const answersDuringOutage = outcomes.filter((o) => o.status !== 201);
+    figures.databaseRestart = {
+      restartSeconds: (restartedAfter - restartStarted) / 1000,
+      creates: outcomes.length,
+      acknowledged: outcomes.filter((o) => o.status === 201).length,
+      statusesDuringOutage: Object.fromEntries(
+        [...new Set(answersDuringOutage.map((o) => o.status))].map((s) => [s, answersDuringOutage.filter((o) => o.status === s).length]),
+      ),
+      slowestMs: Math.max(...outcomes.map((o) => o.ms)),
+      healedSecondsAfterRestart: healedMs === undefined ? null : healedMs / 1000,
+    };
+    expect(answersDuringOutage.length).toBeGreaterThan(0);
+    expect(answersDuringOutage.filter((o) => o.status !== 503)).toEqual([]);
+    expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(6_000);
+    expect(healedMs).toBeDefined();
+    expect(await apiStartTimes()).toEqual(apiStarted);
+    for (const { id, name } of outcomes.filter((o) => o.status === 201)) {
+      const response = await call(`/v1/pets/${id}`);
+      expect({ id, status: response.status }).toEqual({ id, status: 200 });
+      expect(((await response.json()) as { name: string }).name).toBe(name);
+    }
+  }, 360_000);
+});
+
+describe('several replicas, one limit', () => {
+  test('60 per minute for one key, shared by three replicas through Redis: 60 answered, the rest 429', async () => {
+    // Replicas made again with the limit of 60; nginx learns their addresses within its resolver time.
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], {
+      env: { RATE_LIMIT_PER_MINUTE: '60' },
+      timeoutMs: 300_000,
+    });
+    await sleep(NGINX_RESOLVER_MS);
+    const limitedKey = stack.apiKeys[1];
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        for (let i = 0; i < 15; i++) statuses.push((await call('/v1/pets?limit=1', { apiKey: limitedKey })).status);
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+
+    // Each replica answered some of them: the count is one, not three.
+    const keyId = `env-${hashApiKey(limitedKey).slice(0, 12)}`;
+    const perReplica = await Promise.all(
+      (await stack.containers('api')).map(
+        async (id) => (await docker(['logs', id])).split('\n').filter((line) => line.includes(keyId)).length,
+      ),
+    );
+    figures.sharedLimit = { answered: 60, refused: 30, requestsPerReplica: perReplica };
+    expect(perReplica).toHaveLength(3);
+    for (const count of perReplica) expect(count).toBeGreaterThan(0);
+  }, 360_000);
+});

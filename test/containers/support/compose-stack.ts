@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** One run of docker-compose.yml under a project name of its own, reached only through nginx's port on 127.0.0.1. */
+export class ComposeStack {
+  readonly project = `petstore-ct-${process.pid}-${randomBytes(3).toString('hex')}`;
+  /** The service's image, tagged for these tests (built again on each run; layers are cached). */
+  readonly image = 'petstore:containers-test';
+  readonly apiKeys = Array.from({ length: 4 }, () => `ct_${randomBytes(24).toString('hex')}`);
+  private envFile = '';
+
+  constructor(readonly port: number) {}
+
+  get base(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Writes the stack's secrets to an env file of the run's own: nothing in the repository, nothing in .env. */
+  async prepare(variables: Record<string, string>): Promise<void> {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-ct-'));
+    this.envFile = join(directory, 'stack.env');
+    const lines = {
+      MYSQL_PASSWORD: randomBytes(16).toString('hex'),
+      API_KEYS: this.apiKeys.join(','),
+      PORT: String(this.port),
+      PUBLISH_ADDRESS: '127.0.0.1',
+      PETSTORE_IMAGE: this.image,
+      ...variables,
+    };
+    await writeFile(
+      this.envFile,
+      Object.entries(lines)
+        .map(([name, value]) => `${name}=${value}\n`)
+        .join(''),
+      { mode: 0o600 },
+    );
+  }
+
+  /** `docker compose …` for this project; the environment (NODE_IMAGE, MYSQL_IMAGE, …) passes through. */
+  async compose(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<string> {
+    const { stdout } = await run(
+      'docker',
+      ['compose', '-p', this.project, '--env-file', this.envFile, '-f', resolve('docker-compose.yml'), ...args],
+      {
+        env: { ...process.env, ...options.env },
+        timeout: options.timeoutMs ?? 300_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stderr?: string; message: string }) => {
+      throw new Error(`docker compose ${args.join(' ')} failed: ${error.stderr?.trim() || error.message}`);
+    });
+    return stdout;
+  }
+
+  /** The ids of the running containers of one service. */
+  async containers(service: string): Promise<string[]> {
+    return (await this.compose(['ps', '-q', service])).split('\n').filter(Boolean);
+  }
+
+  /** Removes every container, network and volume of the project, and the env file; never throws. */
+  async down(): Promise<void> {
+    if (!this.envFile) return;
+    await this.compose(['down', '-v', '--remove-orphans', '--timeout', '20'], { timeoutMs: 120_000 }).catch((error: Error) =>
+      process.stderr.write(`containers: could not take the stack down: ${error.message}\n`),
+    );
+    await rm(resolve(this.envFile, '..'), { recursive: true, force: true });
+  }
+}
+
+export async function docker(args: string[], timeoutMs = 60_000): Promise<string> {
+  const { stdout } = await run('docker', args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+  return stdout.trim();
+}
+
+/** The peak memory of a running container: its main process's high-water mark and its cgroup's (which counts page cache too). */
+export async function peakMemory(container: string): Promise<{ processMb: number; cgroupMb: number; oomKilled: boolean }> {
+  const status = await docker(['exec', container, 'cat', '/proc/1/status']);
+  const processKb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN);
+  // cgroup v1 names it memory.max_usage_in_bytes, v2 memory.peak (kernel 5.19+).
+  const cgroupBytes = Number(
+    await docker([
+      'exec',
+      container,
+      'sh',
+      '-c',
+      'cat /sys/fs/cgroup/memory/memory.max_usage_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.peak',
+    ]),
+  );
+  const oomKilled = (await docker(['inspect', '--format', '{{.State.OOMKilled}}', container])) === 'true';
+  return { processMb: Math.round(processKb / 1024), cgroupMb: Math.round(cgroupBytes / 2 ** 20), oomKilled };
+}
+
+export interface Outcome {
+  status: number;
+  /** What a create acknowledged, or the name it tried. */
+  name?: string;
+  id?: number;
+  ms: number;
+}
+
+/** Requests from `workers` loops until stopped; each outcome is kept. A request the client could not complete is status 0. */
+export class Traffic {
+  readonly outcomes: Outcome[] = [];
+  private running = true;
+  private readonly loops: Promise<void>[];
+
+  constructor(workers: number, request: (n: number) => Promise<Omit<Outcome, 'ms'>>) {
+    let n = 0;
+    this.loops = Array.from({ length: workers }, async () => {
+      while (this.running) {
+        const started = Date.now();
+        const outcome = await request(n++).catch((): Omit<Outcome, 'ms'> => ({ status: 0 }));
+        this.outcomes.push({ ...outcome, ms: Date.now() - started });
+        // Bounded: a few hundred requests a second at most, for the test's few seconds.
+        await new Promise((pause) => setTimeout(pause, 5));
+      }
+    });
+  }
+
+  async stop(): Promise<Outcome[]> {
+    this.running = false;
+    await Promise.all(this.loops);
+    return this.outcomes;
+  }
+
+  count(predicate: (outcome: Outcome) => boolean): number {
+    return this.outcomes.filter(predicate).length;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
