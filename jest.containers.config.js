@@ -12,4 +12,5 @@ export default {
   testMatch: ['<rootDir>/test/containers/**/*.containers-spec.ts'],
   globalSetup: '<rootDir>/test/containers/support/engine-check.ts',
   maxWorkers: 1,
+  testTimeout: 60_000,
 };
