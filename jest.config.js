@@ -20,6 +20,7 @@ export default {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
       moduleNameMapper: {
         ...common.moduleNameMapper,
         // An ES-module copy Jest can load; see writeEsmCopy in the global setup.

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
 import { freePort } from './support/free-port.js';
+import { mysqlServerUrl } from './support/global-setup.js';
 import { useServiceProcesses } from './support/use-service-processes.js';
 
 const SECRET_KEY = 'lifecycle-secret-key-that-must-never-be-logged';
@@ -153,6 +154,9 @@ describe('the service as a process', () => {
   });
 
   describe('starting without a usable database', () => {
+    // The suite's MySQL server (the machine's, or a container's with TEST_DATABASE=container).
+    const server = new URL(mysqlServerUrl());
+    const serverAt = `${server.hostname}:${server.port || 3306}`;
     it.each([
       [
         'nothing listens',
@@ -161,8 +165,8 @@ describe('the service as a process', () => {
       ],
       [
         'the credentials are wrong',
-        'mysql://nobody:hunter2@127.0.0.1:3306/petstore',
-        /the database at 127\.0\.0\.1:3306 refused: Access denied for user 'nobody'/,
+        `mysql://nobody:hunter2@${serverAt}/petstore`,
+        new RegExp(`the database at ${serverAt.replaceAll('.', '\\.')} refused: Access denied for user 'nobody'`),
       ],
     ])('stops when %s, within 15 s, with one clear line', async (_, url, message) => {
       const started = Date.now();

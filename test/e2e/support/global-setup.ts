@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'cjs-module-lexer';
@@ -61,6 +62,7 @@ export default async function globalSetup(): Promise<void> {
   await rm(resolve('.test-logs/e2e.log'), { force: true });
   await writeEsmCopy('@nestjs/throttler');
   await probeRedis();
+  if (process.env.TEST_DATABASE === 'container') await startDatabaseContainer();
   const url = mysqlServerUrl();
   try {
     const connection = await mysql.createConnection({ uri: url, connectTimeout: 3_000 });
@@ -81,6 +83,33 @@ export default async function globalSetup(): Promise<void> {
     if (process.env.CI === 'true') throw new Error(`${banner}\nCI=true: the MySQL half of the suite is required.`, { cause: error });
     process.stderr.write(banner);
     process.env[MYSQL_PROBE_VARIABLE] = 'unavailable';
+  }
+}
+
+/** The started container, for the global teardown (Jest runs both in its main process). */
+export const DATABASE_CONTAINER = Symbol.for('petstore.e2e.databaseContainer');
+
+/**
+ * TEST_DATABASE=container: the MySQL half runs on a server of its own in a container, started here
+ * with Testcontainers (MYSQL_IMAGE, mysql:8.4 by default) and removed by the global teardown; the
+ * test files find it through TEST_DATABASE_URL, as they would any server. Where the Ryuk image
+ * cannot be had, set TESTCONTAINERS_RYUK_DISABLED=true (the teardown removes the container itself).
+ */
+async function startDatabaseContainer(): Promise<void> {
+  // Reached through its port on 127.0.0.1, never a bridge address (Testcontainers picks the bridge's
+  // gateway when it finds itself inside a container), unless the engine is remote (DOCKER_HOST=tcp://…).
+  if (!process.env.DOCKER_HOST?.startsWith('tcp:')) process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
+  const { MySqlContainer } = await import('@testcontainers/mysql');
+  const image = process.env.MYSQL_IMAGE ?? 'mysql:8.4';
+  try {
+    const container = await new MySqlContainer(image).withRootPassword(randomBytes(12).toString('hex')).start();
+    (globalThis as Record<symbol, unknown>)[DATABASE_CONTAINER] = container;
+    process.env.TEST_DATABASE_URL = container.getConnectionUri(true).replace(/\/[^/]*$/, '');
+    process.stderr.write(`e2e: MySQL half on ${image} in container ${container.getId().slice(0, 12)}, port ${container.getPort()}\n`);
+  } catch (error) {
+    throw new Error(`TEST_DATABASE=container: could not start ${image} (${error instanceof Error ? error.message : error})`, {
+      cause: error,
+    });
   }
 }
 
