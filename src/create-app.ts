@@ -9,7 +9,9 @@ import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
 import { boundClientConnections } from './http/client-connections.js';
 import { constantHeaders, httpEdge } from './http/edge.js';
+import { InFlightRequests } from './http/in-flight-requests.js';
 import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
+import { RouteTable } from './http/route-table.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 import { requestLogLine } from './logging/request-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
@@ -46,6 +48,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     httpEdge({
       headers: constantHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })),
       finished: [requestLogLine(app.get<PinoLogger>(PINO_LOGGER)), app.get(HttpMetrics).observe],
+      inFlight: app.get(InFlightRequests),
+      serverMethods: () => app.get(RouteTable).methodsOfAnyRoute(),
     }),
   );
   // In this order: who is asking, then whether they may ask again now.

@@ -20,8 +20,9 @@ async function main(): Promise<void> {
 }
 
 /**
- * Stops accepting connections, lets the requests in flight finish (for at most 10 s, then their
- * connections are closed), closes the database pool, and exits 0.
+ * Stops accepting connections and closes the idle ones, lets the requests in flight finish and
+ * answers them with `Connection: close` (for at most 10 s, then their connections are closed),
+ * refuses any request that comes after (see InFlightRequests), closes the database pool, and exits 0.
  */
 async function stop(app: NestExpressApplication, logger: Logger, signal: string): Promise<void> {
   logger.log(`${signal}: finishing the requests in flight, then stopping`, 'Main');

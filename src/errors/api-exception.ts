@@ -90,10 +90,10 @@ export class MethodNotOnRouteException extends ApiException {
   }
 }
 
-/** A request Node's HTTP parser could not read: a bad request line, header or length. */
+/** A request Node's HTTP parser could not read (a bad request line, header or length), or a target the service does not serve. */
 export class MalformedRequestException extends ApiException {
-  constructor() {
-    super(HttpStatus.BAD_REQUEST, 'MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.');
+  constructor(message = 'The request is not valid HTTP/1.1.') {
+    super(HttpStatus.BAD_REQUEST, 'MALFORMED_REQUEST', message);
   }
 }
 
@@ -109,6 +109,18 @@ export class HeadersTooLargeException extends ApiException {
       431, // Request Header Fields Too Large (RFC 6585); HttpStatus has no member for it
       'HEADERS_TOO_LARGE',
       'The request line and headers are larger than the server accepts (16 KiB).',
+    );
+  }
+}
+
+/** A request that reached an instance after it began to stop: refused before any work, so a retry is safe. */
+export class ServiceStoppingException extends ApiException {
+  constructor() {
+    super(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'SERVICE_UNAVAILABLE',
+      'This instance is stopping and did not process the request; retry it.',
+      { 'Retry-After': '1', Connection: 'close' },
     );
   }
 }

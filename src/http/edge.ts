@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ApiException } from '../errors/api-exception.js';
 import { databaseUnavailableAnswer } from '../errors/database-unavailable.js';
 import { sendApiError } from './api-exception.filter.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+import { toOriginForm } from './request-target.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -33,20 +36,25 @@ export interface EdgeOptions {
   readonly headers: readonly (readonly [string, string])[];
   /** Called once per request when its response is done: the request log line, the metrics. */
   readonly finished: readonly ((finished: FinishedRequest) => void)[];
+  /** The responses under way, which admits no request once the service is stopping. */
+  readonly inFlight: InFlightRequests;
+  /** The methods some route answers to: the `Allow` of `OPTIONS *`. */
+  readonly serverMethods: () => readonly string[];
 }
 
 /**
  * The first thing every request meets, documents and errors included, as one Express middleware
  * with one listener per request: it gives the request its id (X-Request-Id), sets the constant
- * headers, answers 503 SERVICE_UNAVAILABLE to a request still unanswered at the deadline, and
- * reports the finished request.
+ * headers, refuses the request when the service is stopping, brings its target to origin-form
+ * (answering `OPTIONS *` itself), answers 503 SERVICE_UNAVAILABLE to a request still unanswered at
+ * the deadline, and reports the finished request.
  *
  * The deadline: only the database can hold a request that long (a silent network partition
  * outlasts the driver's own time-outs once a request needs several statements, or waits in the
  * pool's queue behind others), so the answer says so, and for a write, that it may have been
  * applied. Whatever the handler answers later is dropped by the exception filter.
  */
-export function httpEdge({ headers, finished }: EdgeOptions): RequestHandler {
+export function httpEdge({ headers, finished, inFlight, serverMethods }: EdgeOptions): RequestHandler {
   return (request: Request, response: Response, next: NextFunction): void => {
     const started = performance.now();
     const sent = request.headers['x-request-id'];
@@ -71,10 +79,24 @@ export function httpEdge({ headers, finished }: EdgeOptions): RequestHandler {
     // 'close' comes once, after 'finish' or instead of it when the client went away first.
     response.once('close', () => {
       clearTimeout(deadline);
+      inFlight.finished(response);
       const done: FinishedRequest = { request, response, durationMs: performance.now() - started, error };
       for (const report of finished) report(done);
     });
-    next();
+
+    let refused: ApiException | undefined = inFlight.admit(response);
+    try {
+      if (!refused && toOriginForm(request) === 'asterisk') {
+        // OPTIONS * asks about the server as a whole: which methods it serves, as the public document says.
+        response.status(204).setHeader('Allow', serverMethods().join(', '));
+        response.end();
+        return;
+      }
+    } catch (invalid) {
+      refused = invalid as ApiException;
+    }
+    if (refused) sendApiError(response, refused);
+    else next();
   };
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiExceptionFilter } from './api-exception.filter.js';
+import { InFlightRequests } from './in-flight-requests.js';
 import { RouteTable } from './route-table.js';
 import { ApiValidationPipe } from './validation.pipe.js';
 
@@ -10,6 +11,11 @@ import { ApiValidationPipe } from './validation.pipe.js';
  * main.ts, so that a test building AppModule gets exactly what production gets.
  */
 @Module({
-  providers: [RouteTable, { provide: APP_FILTER, useClass: ApiExceptionFilter }, { provide: APP_PIPE, useClass: ApiValidationPipe }],
+  providers: [
+    RouteTable,
+    InFlightRequests,
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_PIPE, useClass: ApiValidationPipe },
+  ],
 })
 export class HttpModule {}

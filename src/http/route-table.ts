@@ -34,13 +34,12 @@ export class RouteTable {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   allowedMethods(path: string): string[] {
-    const methods = new Set<string>();
-    for (const entry of (this.entries ??= this.readRoutes())) {
-      if (entry.matches(path)) entry.methods.forEach((method) => methods.add(method));
-    }
-    // Express answers HEAD wherever it answers GET.
-    if (methods.has('GET')) methods.add('HEAD');
-    return [...methods].sort();
+    return methodsOf((this.entries ??= this.readRoutes()).filter((entry) => entry.matches(path)));
+  }
+
+  /** Every method some route answers to: what `OPTIONS *` reports. */
+  methodsOfAnyRoute(): string[] {
+    return methodsOf((this.entries ??= this.readRoutes()));
   }
 
   private readRoutes(): RouteEntry[] {
@@ -54,6 +53,13 @@ export class RouteTable {
       return [{ matches: (path: string) => matcher(path) !== false, methods }];
     });
   }
+}
+
+function methodsOf(entries: readonly RouteEntry[]): string[] {
+  const methods = new Set(entries.flatMap((entry) => entry.methods));
+  // Express answers HEAD wherever it answers GET.
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
 }
 
 interface ExpressLayer {

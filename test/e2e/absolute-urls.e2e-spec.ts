@@ -72,3 +72,74 @@ describe.each(DATABASE_KINDS)('absolute URLs on %s', (kind) => {
     });
   });
 });
+
+describe.each(DATABASE_KINDS)('request targets on %s', (kind) => {
+  /** One raw request with `requestLine` (and `body`), once the listing's next page is due. */
+  async function send(ctx: ReturnType<typeof useApp>, requestLine: string, body = '') {
+    for (let i = 0; i < 2; i++) {
+      expect(
+        (
+          await ctx
+            .http()
+            .post('/v1/pets')
+            .set(AUTH)
+            .send({ name: `Target ${i}`, categoryId: 1 })
+        ).status,
+      ).toBe(201);
+    }
+    const port = (ctx.app.getHttpServer().address() as AddressInfo).port;
+    return rawExchange(port, [
+      `${requestLine} HTTP/1.1\r\nHost: host.example\r\nAuthorization: Bearer ${TEST_API_KEY}\r\n` +
+        (body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '') +
+        `Connection: close\r\n\r\n${body}`,
+    ]);
+  }
+
+  describe('without PUBLIC_BASE_URL', () => {
+    const ctx = useApp(kind);
+
+    it('answers an absolute-form target as its path, with URLs from its authority (RFC 9112 §3.2.2)', async () => {
+      const listed = await send(ctx, 'GET http://target.example:8080/v1/pets?limit=1');
+      expect(listed.status).toBe(200);
+      expect(listed.headers.link).toMatch(/^<http:\/\/target\.example:8080\/v1\/pets\?limit=1&cursor=[\w.-]+>; rel="next"$/);
+
+      // The scheme stays the connection's; the port is kept as sent, though it is https's default.
+      const created = await send(ctx, 'POST https://target.example:443/v1/pets', '{"name":"Absolute","categoryId":1}');
+      expect(created.status).toBe(201);
+      expect(created.headers.location).toBe(`http://target.example:443/v1/pets/${JSON.parse(created.body).id}`);
+    });
+
+    it.each([
+      ['GET *', 'The request target * is for OPTIONS only.'],
+      [
+        'GET ftp://target.example/v1/pets',
+        'The request target must be a path such as /v1/pets, or an absolute http(s) URL without credentials.',
+      ],
+      [
+        'GET http://user:secret@target.example/v1/pets',
+        'The request target must be a path such as /v1/pets, or an absolute http(s) URL without credentials.',
+      ],
+    ])('answers %s with 400 MALFORMED_REQUEST', async (requestLine, message) => {
+      const response = await send(ctx, requestLine);
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({ code: 'MALFORMED_REQUEST', message, status: 400 });
+    });
+
+    it('answers OPTIONS * with the methods the API serves', async () => {
+      const response = await send(ctx, 'OPTIONS *');
+      expect(response.status).toBe(204);
+      expect(response.headers.allow).toBe('GET, HEAD, POST');
+      expect(response.body).toBe('');
+    });
+  });
+
+  describe('with PUBLIC_BASE_URL', () => {
+    const ctx = useApp(kind, { PUBLIC_BASE_URL: 'https://pets.example.com/api' });
+
+    it('builds the URLs of an absolute-form request from it, never from the authority the client named', async () => {
+      const listed = await send(ctx, 'GET http://evil.example/v1/pets?limit=1');
+      expect(listed.status).toBe(200);
+      expect(listed.headers.link).toMatch(/^<https:\/\/pets\.example\.com\/api\/v1\/pets\?limit=1&cursor=[\w.-]+>; rel="next"$/);
+    });
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Agent, request as httpRequest } from 'node:http';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+import { useServiceProcesses } from './support/use-service-processes.js';
+
+const KEY = 'stopping-e2e-key';
+const CONNECTIONS = 16;
+
+type Outcome = { readonly name: string; readonly status?: number; readonly code?: string; readonly connection?: string };
+
+/** One keyed create on the agent's kept-alive connections: its status, or the error that cut it. */
+function create(base: string, agent: Agent, name: string): Promise<Outcome> {
+  const body = JSON.stringify({ name, categoryId: 1 });
+  return new Promise((done) => {
+    const request = httpRequest(`${base}/v1/pets`, {
+      agent,
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json', 'Idempotency-Key': name },
+    });
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () =>
+        done({ name, status: response.statusCode, connection: response.headers.connection, code: JSON.parse(text).code }),
+      );
+      response.on('error', (error: NodeJS.ErrnoException) => done({ name, code: error.code }));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => done({ name, code: error.code }));
+    request.end(body);
+  });
+}
+
+async function storedNames(base: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (let url = `${base}/v1/pets?limit=100`; url;) {
+    const page = await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } });
+    for (const pet of (await page.json()) as { name: string }[]) names.add(pet.name);
+    url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? '';
+  }
+  return names;
+}
+
+describe.each(DATABASE_KINDS)('stopping under load on %s', (kind) => {
+  const processes = useServiceProcesses();
+  let database: TestDatabase;
+  beforeAll(async () => (database = await createTestDatabase(kind)));
+  afterAll(async () => database?.drop());
+
+  it('on SIGTERM, answers or leaves undone every create on 16 keep-alive connections, none stored unanswered, and exits 0 within 2 s', async () => {
+    const env = { DATABASE_URL: database.url, API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '0' };
+    const service = await processes.spawn(env);
+    const base = await service.listening();
+    const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+    const outcomes: Outcome[] = [];
+    let signalled = false;
+    // Each connection sends creates back to back until, after the signal, one is not acknowledged.
+    const workers = Array.from({ length: CONNECTIONS }, async (_, worker) => {
+      for (let i = 0; i < 10_000; i++) {
+        const outcome = await create(base, agent, `Drain ${worker}-${i}`);
+        outcomes.push(outcome);
+        if (signalled && outcome.status !== 201) return;
+      }
+    });
+    await new Promise((wait) => setTimeout(wait, 700));
+    const acknowledgedBefore = outcomes.filter((outcome) => outcome.status === 201).length;
+    service.child.kill('SIGTERM');
+    const signalledAt = Date.now();
+    signalled = true;
+    const exitCode = await service.exitCode(15_000);
+    const stoppedAfterMs = Date.now() - signalledAt;
+    await Promise.all(workers);
+    agent.destroy();
+
+    const reader = await processes.spawn({ ...env, MIGRATIONS_RUN: 'false' });
+    const stored = await storedNames(await reader.listening());
+    const acknowledged = outcomes.filter((outcome) => outcome.status === 201).map((outcome) => outcome.name);
+    const unanswered = outcomes.filter((outcome) => outcome.status !== 201);
+
+    expect(acknowledgedBefore).toBeGreaterThan(CONNECTIONS);
+    expect(exitCode).toBe(0);
+    expect(stoppedAfterMs).toBeLessThan(2_000);
+    expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
+    expect(unanswered.filter((outcome) => stored.has(outcome.name))).toEqual([]);
+    expect(stored.size).toBe(acknowledged.length);
+    // What was not acknowledged was refused in the Error shape (nothing done, Connection: close), or
+    // never reached the server: it had stopped listening, or closed the idle connection as it was sent.
+    for (const outcome of unanswered) {
+      const refused = outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE' && outcome.connection === 'close';
+      expect({ ...outcome, refused: refused || ['ECONNREFUSED', 'ECONNRESET'].includes(outcome.code ?? '') }).toMatchObject({
+        refused: true,
+      });
+    }
+  }, 60_000);
+});
