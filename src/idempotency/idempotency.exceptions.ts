@@ -1,13 +1,14 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiException } from '../errors/api-exception.js';
 
+/** `retryAfterSeconds`: when the first request will have been answered, or its claim may be taken over. */
 export class IdempotencyKeyInUseException extends ApiException {
-  constructor() {
+  constructor(retryAfterSeconds: number) {
     super(
       HttpStatus.CONFLICT,
       'IDEMPOTENCY_KEY_IN_USE',
-      'A request with this Idempotency-Key is still being processed; retry in a moment.',
-      { 'Retry-After': '1' },
+      `A request with this Idempotency-Key is still being processed; retry in ${retryAfterSeconds} s.`,
+      { 'Retry-After': String(retryAfterSeconds) },
     );
   }
 }

@@ -2,13 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/unique-violation.js';
+import { ANSWER_DEADLINE_MS } from '../http/edge.js';
 import { IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
 import { IdempotencyRecord } from './idempotency-record.entity.js';
 
 /** How long the first response to a keyed request is kept and replayed. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A claim this old whose request never finished (its instance died) may be taken over. */
-export const ABANDONED_AFTER_MS = 30_000;
+/**
+ * A claim this old whose request never finished may be taken over: every request is answered by its
+ * deadline, so by then its instance died or its database went silent. The margin covers the clocks
+ * of several instances and claim times kept in whole seconds. A late owner cannot complete a claim
+ * taken from it (see `complete`), so the window is about waiting, never about safety.
+ */
+export const ABANDONED_AFTER_MS = ANSWER_DEADLINE_MS + 2_500;
 
 export type ClaimOutcome =
   | { readonly kind: 'claimed'; readonly claim: IdempotencyClaim }
@@ -26,7 +32,7 @@ export class IdempotencyStore {
   async claim(keyId: string, idempotencyKey: string, requestHash: string): Promise<ClaimOutcome> {
     // Each pass either decides or removes what stood in the way (an expired record); three are plenty.
     for (let pass = 0; pass < 3; pass++) {
-      const now = new Date();
+      const now = wholeSecond(new Date());
       const record = this.records.create({
         keyId,
         idempotencyKey,
@@ -39,7 +45,7 @@ export class IdempotencyStore {
       });
       try {
         await this.records.insert(record);
-        return { kind: 'claimed', claim: new IdempotencyClaim(this, record.id) };
+        return { kind: 'claimed', claim: new IdempotencyClaim(this, record.id, now) };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
@@ -54,52 +60,71 @@ export class IdempotencyStore {
       if (existing.state === 'done') {
         return { kind: 'replay', status: existing.responseStatus ?? 200, body: JSON.parse(existing.responseBody ?? 'null') };
       }
-      if (now.getTime() - existing.createdAt.getTime() >= ABANDONED_AFTER_MS && (await this.takeOver(existing, now))) {
-        return { kind: 'claimed', claim: new IdempotencyClaim(this, existing.id) };
+      const abandonedAt = existing.createdAt.getTime() + ABANDONED_AFTER_MS;
+      if (Date.now() >= abandonedAt && (await this.takeOver(existing, now))) {
+        return { kind: 'claimed', claim: new IdempotencyClaim(this, existing.id, now) };
       }
-      throw new IdempotencyKeyInUseException();
+      throw new IdempotencyKeyInUseException(secondsUntil(abandonedAt));
     }
-    throw new IdempotencyKeyInUseException();
+    throw new IdempotencyKeyInUseException(1);
   }
 
-  /** Records the response, in the transaction that made what it describes. */
-  async complete(manager: EntityManager, recordId: number, status: number, body: unknown): Promise<void> {
-    await manager.update(
+  /**
+   * Records the response, in the transaction that made what it describes, if the claim is still
+   * this request's: a claim taken over meanwhile (its owner outlived the window) makes it throw, so
+   * that the transaction, and what it created, is rolled back.
+   */
+  async complete(manager: EntityManager, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
+    const { affected } = await manager.update(
       IdempotencyRecord,
-      { id: recordId },
+      { id: claim.recordId, state: 'in_flight', createdAt: claim.claimedAt },
       { state: 'done', responseStatus: status, responseBody: JSON.stringify(body) },
     );
+    if (affected !== 1) throw new IdempotencyKeyInUseException(1);
   }
 
-  /** Frees the key after a request failed, so that a retry runs it again. */
-  async release(recordId: number): Promise<void> {
-    await this.records.delete({ id: recordId, state: 'in_flight' });
+  /** Frees the key after a request failed, so that a retry runs it again (unless another request has taken it over). */
+  async release(claim: IdempotencyClaim): Promise<void> {
+    await this.records.delete({ id: claim.recordId, state: 'in_flight', createdAt: claim.claimedAt });
   }
 
   async purgeExpired(): Promise<number> {
     return (await this.records.delete({ expiresAt: LessThan(new Date()) })).affected ?? 0;
   }
 
-  /** Only one instance can move an abandoned claim's clock forward: the one whose update matches. */
+  /** Only one instance can move an abandoned claim's clock forward: the one whose update matches; the new time is its token. */
   private async takeOver(record: IdempotencyRecord, now: Date): Promise<boolean> {
     const result = await this.records.update({ id: record.id, state: 'in_flight', createdAt: record.createdAt }, { createdAt: now });
     return result.affected === 1;
   }
 }
 
-/** A request's hold on its Idempotency-Key, from claim to completion or release. */
+/**
+ * The claim's time, kept in whole seconds: a MySQL DATETIME stores no fraction (and rounds one), and
+ * the stored value must equal the claim's own to identify it.
+ */
+function wholeSecond(time: Date): Date {
+  return new Date(Math.floor(time.getTime() / 1000) * 1000);
+}
+
+function secondsUntil(time: number): number {
+  return Math.max(1, Math.ceil((time - Date.now()) / 1000));
+}
+
+/** A request's hold on its Idempotency-Key, from claim to completion or release; `claimedAt` tells it from a later takeover. */
 export class IdempotencyClaim {
   constructor(
     private readonly store: IdempotencyStore,
     readonly recordId: number,
+    readonly claimedAt: Date,
   ) {}
 
   complete(manager: EntityManager, status: number, body: unknown): Promise<void> {
-    return this.store.complete(manager, this.recordId, status, body);
+    return this.store.complete(manager, this, status, body);
   }
 
   release(): Promise<void> {
-    return this.store.release(this.recordId);
+    return this.store.release(this);
   }
 }
 

@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
 import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency.interceptor.js';
+import { IdempotencyClaim, IdempotencyStore } from '../../src/idempotency/idempotency.store.js';
+import { PetsService } from '../../src/pets/pets.service.js';
 import { AUTH, expectError, startApp, TEST_API_KEY, useApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -110,21 +112,44 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     expect(await petsNamed(name)).toBe(2);
   });
 
-  it('answers IDEMPOTENCY_KEY_IN_USE, with Retry-After, while the first request is in flight', async () => {
+  it('answers IDEMPOTENCY_KEY_IN_USE while the first request may be in flight, with a Retry-After after which the retry runs', async () => {
     const body = { name: uniqueName(), categoryId: 1 };
-    await insertRecord('in-flight', body, {});
+    // Claimed 3 s ago by a request that will never answer (its process was killed).
+    await insertRecord('in-flight', body, { createdAt: new Date(Date.now() - 3_000) });
     const response = await post(body, 'in-flight');
     expectError(response, 409, 'IDEMPOTENCY_KEY_IN_USE');
-    expect(response.headers['retry-after']).toBe('1');
+    const retryAfter = Number(response.headers['retry-after']);
+    // The answer deadline (4.5 s) and a margin (2.5 s) from the claim: 4 s from now, 5 with a MySQL clock rounded up.
+    expect(retryAfter).toBeGreaterThanOrEqual(4);
+    expect(retryAfter).toBeLessThanOrEqual(5);
+    expect(response.body.message).toBe(`A request with this Idempotency-Key is still being processed; retry in ${retryAfter} s.`);
     expect(await petsNamed(body.name)).toBe(0);
+
+    await new Promise((wait) => setTimeout(wait, retryAfter * 1000));
+    expect((await post(body, 'in-flight')).status).toBe(201);
+    expect(await petsNamed(body.name)).toBe(1);
+  }, 15_000);
+
+  it.each([8_000, 120_000])('takes over a claim %i ms old whose request never finished (its instance died)', async (age) => {
+    const body = { name: uniqueName(), categoryId: 1 };
+    await insertRecord(`abandoned-${age}`, body, { createdAt: new Date(Date.now() - age) });
+    expect((await post(body, `abandoned-${age}`)).status).toBe(201);
+    expect((await post(body, `abandoned-${age}`)).headers['idempotent-replayed']).toBe('true');
+    expect(await petsNamed(body.name)).toBe(1);
   });
 
-  it('takes over a claim whose request never finished (its instance died)', async () => {
+  it('lets no late owner complete a claim taken over from it: its create is rolled back', async () => {
     const body = { name: uniqueName(), categoryId: 1 };
-    await insertRecord('abandoned', body, { createdAt: new Date(Date.now() - 120_000) });
-    expect((await post(body, 'abandoned')).status).toBe(201);
-    expect((await post(body, 'abandoned')).headers['idempotent-replayed']).toBe('true');
+    const claimedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 8_000);
+    const { identifiers } = await insertRecord('late-owner', body, { createdAt: claimedAt });
+    // The first owner, still running (its database was silent past the deadline), and a retry that takes its claim over.
+    const lateOwner = new IdempotencyClaim(ctx.app.get(IdempotencyStore), identifiers[0].id as number, claimedAt);
+    expect((await post(body, 'late-owner')).status).toBe(201);
+
+    await expect(ctx.app.get(PetsService).create(body, lateOwner)).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    await lateOwner.release();
     expect(await petsNamed(body.name)).toBe(1);
+    expect((await post(body, 'late-owner')).headers['idempotent-replayed']).toBe('true');
   });
 
   it('forgets a response after 24 hours: the key runs the request again', async () => {
