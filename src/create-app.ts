@@ -39,6 +39,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('trust proxy', config.trustProxy);
   // Express would hash every response body for a weak ETag that no API client revalidates with.
   app.set('etag', false);
+  const serverMethods = () => app.get(RouteTable).methodsOfAnyRoute();
   // Ahead of the documents and of Nest's routes, so that every response has an X-Request-Id, is
   // logged and counted, and carries helmet's headers. Swagger UI loads its scripts and styles from
   // files, which helmet's content security policy allows; upgrade-insecure-requests is left out
@@ -49,12 +50,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
       headers: constantHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })),
       finished: [requestLogLine(app.get<PinoLogger>(PINO_LOGGER)), app.get(HttpMetrics).observe],
       inFlight: app.get(InFlightRequests),
-      serverMethods: () => app.get(RouteTable).methodsOfAnyRoute(),
+      serverMethods,
     }),
   );
   // In this order: who is asking, then whether they may ask again now.
   app.useGlobalGuards(app.get(ApiKeyGuard), app.get(RateLimitGuard));
-  boundClientConnections(app.getHttpServer(), config.connections);
+  boundClientConnections(app.getHttpServer(), config.connections, serverMethods);
   serveOpenApiDocument(app, buildOpenApiDocument(app, config));
   await app.init();
   app.useLogger(app.get(Logger));

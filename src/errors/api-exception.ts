@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'REQUEST_TIMEOUT',
   'IDEMPOTENCY_KEY_IN_USE',
+  'EXPECTATION_FAILED',
   'PAYLOAD_TOO_LARGE',
   'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
@@ -103,6 +104,17 @@ export class RequestTooSlowException extends ApiException {
   }
 }
 
+/** An `Expect` header other than `100-continue` (RFC 9110 §10.1.1). */
+export class ExpectationFailedException extends ApiException {
+  constructor(expectation: string) {
+    super(
+      HttpStatus.EXPECTATION_FAILED,
+      'EXPECTATION_FAILED',
+      `The service cannot meet the expectation ${JSON.stringify(expectation.slice(0, 64))}; it knows only 100-continue.`,
+    );
+  }
+}
+
 export class HeadersTooLargeException extends ApiException {
   constructor() {
     super(
@@ -116,12 +128,10 @@ export class HeadersTooLargeException extends ApiException {
 /** A request that reached an instance after it began to stop: refused before any work, so a retry is safe. */
 export class ServiceStoppingException extends ApiException {
   constructor() {
-    super(
-      HttpStatus.SERVICE_UNAVAILABLE,
-      'SERVICE_UNAVAILABLE',
-      'This instance is stopping and did not process the request; retry it.',
-      { 'Retry-After': '1', Connection: 'close' },
-    );
+    super(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', 'This instance is stopping and did not process the request; retry it.', {
+      'Retry-After': '1',
+      Connection: 'close',
+    });
   }
 }
 

@@ -25,6 +25,7 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry in a moment.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 16 KiB.' },
+  EXPECTATION_FAILED: { status: 417, message: 'The service cannot meet the expectation "bogus"; it knows only 100-continue.' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     message: 'This Idempotency-Key was used with a different request; use a new key for a new request.',

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionBounds } from '../config/app-config.js';
 import {
   type ApiException,
+  ExpectationFailedException,
   HeadersTooLargeException,
   MalformedRequestException,
+  MethodNotOnRouteException,
   RequestTooSlowException,
 } from '../errors/api-exception.js';
 
@@ -15,10 +17,12 @@ const CHECK_INTERVAL_MS = 1_000;
 /**
  * Bounds what a client can hold on the server: headers and whole requests must arrive in time,
  * idle keep-alive connections close, open connections are optionally capped (Node closes the ones
- * over the cap at once), and what Node's HTTP parser refuses is answered in the Error shape, not
- * with Node's bare status line. Call before the server listens.
+ * over the cap at once), and what Node answers before any request reaches the application (a
+ * request its parser refuses, an `Expect` it cannot meet, `CONNECT`) is answered in the Error
+ * shape, not with a bare status line or a closed connection. `serverMethods` are the methods the
+ * API serves, for `CONNECT`'s `Allow`. Call before the server listens.
  */
-export function boundClientConnections(server: Server, bounds: ConnectionBounds): void {
+export function boundClientConnections(server: Server, bounds: ConnectionBounds, serverMethods: () => readonly string[]): void {
   server.headersTimeout = bounds.headersTimeoutMs;
   server.requestTimeout = bounds.requestTimeoutMs;
   server.keepAliveTimeout = bounds.keepAliveTimeoutMs;
@@ -28,8 +32,20 @@ export function boundClientConnections(server: Server, bounds: ConnectionBounds)
     CHECK_INTERVAL_MS,
     bounds.headersTimeoutMs,
   );
+  // Node would answer an HTTP/1.1 request without Host with a bare 400; the edge answers it (toOriginForm).
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   if (bounds.maxConnections > 0) server.maxConnections = bounds.maxConnections;
   server.on('clientError', answerClientError);
+  // Without a listener Node answers 417 with no body; anything but 100-continue is an expectation we cannot meet.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const error = new ExpectationFailedException(request.headers.expect ?? '');
+    const body = JSON.stringify(error.toBody());
+    response.writeHead(error.status, errorHeaders(error, body)).end(body);
+  });
+  // Without a listener Node closes the connection without a word: this server is no proxy.
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    socket.end(rawErrorResponse(new MethodNotOnRouteException('CONNECT', request.url ?? '', serverMethods())));
+  });
 }
 
 /**
@@ -56,13 +72,17 @@ function toApiException(code: string | undefined): ApiException {
 
 function rawErrorResponse(error: ApiException): string {
   const body = JSON.stringify(error.toBody());
-  return [
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${randomUUID()}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
+  const headers = Object.entries(errorHeaders(error, body)).map(([name, value]) => `${name}: ${value}`);
+  return [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`, ...headers, '', body].join('\r\n');
+}
+
+/** The headers of an error answered before the application saw the request: the connection closes after it. */
+function errorHeaders(error: ApiException, body: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': randomUUID(),
+    ...error.headers,
+    Connection: 'close',
+  };
 }

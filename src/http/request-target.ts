@@ -14,9 +14,13 @@ export type RequestTarget = 'origin' | 'asterisk';
  * - asterisk-form (`*`) is for OPTIONS only (RFC 9112 §3.2.4), reported as `'asterisk'`.
  *
  * Anything else Node's parser let through (another scheme, credentials in the authority, `*` with
- * another method) is a 400 MALFORMED_REQUEST.
+ * another method) is a 400 MALFORMED_REQUEST, as is an HTTP/1.1 request without Host (RFC 9112
+ * §3.2), which Node would answer itself with a bare 400 (see boundClientConnections).
  */
 export function toOriginForm(request: Request): RequestTarget {
+  if (request.headers.host === undefined && request.httpVersion === '1.1') {
+    throw new MalformedRequestException('An HTTP/1.1 request must carry a Host header.');
+  }
   const target = request.url;
   if (target.startsWith('/')) return 'origin';
   if (target === '*') {

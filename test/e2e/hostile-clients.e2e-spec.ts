@@ -134,10 +134,25 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
         400,
         'MALFORMED_REQUEST',
       ],
+      [
+        'an HTTP/1.1 request without Host',
+        `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${TEST_API_KEY}\r\n\r\n`,
+        400,
+        'MALFORMED_REQUEST',
+      ],
+      ['an Expect other than 100-continue', `${GET_PETS}Expect: bogus\r\n\r\n`, 417, 'EXPECTATION_FAILED'],
+      ['CONNECT, as to a proxy', `CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n`, 405, 'METHOD_NOT_ALLOWED'],
     ])('answers %s in the Error shape and closes the connection', async (_, request, status, code) => {
       const response = await rawExchange(portOf(ctx), [request]);
       expectRawError(response, status, code);
       expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('says which expectation it cannot meet, and which methods it serves instead of CONNECT', async () => {
+      const expectation = await rawExchange(portOf(ctx), [`${GET_PETS}Expect: bogus\r\n\r\n`]);
+      expect(JSON.parse(expectation.body).message).toBe('The service cannot meet the expectation "bogus"; it knows only 100-continue.');
+      const connect = await rawExchange(portOf(ctx), [`CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n`]);
+      expect(connect.headers.allow).toBe('GET, HEAD, POST');
     });
   });
 

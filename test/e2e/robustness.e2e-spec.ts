@@ -129,7 +129,7 @@ function randomRequest(random: () => number) {
   return { method, path, headers, body };
 }
 
-const RAW_REQUESTS = 80;
+const RAW_REQUESTS = 200;
 
 /** Bytes for Node's HTTP parser, built from the generator: a sound request with a few things broken. */
 function randomRawRequest(random: () => number): string {
@@ -139,13 +139,20 @@ function randomRawRequest(random: () => number): string {
   const body = post
     ? pick(['{}', '{"name":"Raw","categoryId":1}', '{"name":', `${'['.repeat(2000)}${']'.repeat(2000)}`, '{"constructor":1}'])
     : '';
-  const method = sometimes(post ? 'POST' : 'GET', ['G@T', 'PUT', 'get', '', 'HEAD']);
+  const method = sometimes(post ? 'POST' : 'GET', ['G@T', 'PUT', 'get', '', 'HEAD', 'OPTIONS', 'CONNECT']);
+  // Every form of request target Node accepts: origin, absolute (with a next page due), asterisk, authority.
   const target = sometimes('/v1/pets', [
-    '/v1/pets?limit=5',
+    '/v1/pets?limit=1',
     `/v1/pets?q=${'a'.repeat(20_000)}`,
     '/%',
     '*',
     'http://x/v1/pets',
+    'http://x/v1/pets?limit=1',
+    'HTTPS://x:443/v1/pets/1',
+    'ftp://x/v1/pets',
+    'http://u:p@x/v1/pets?limit=1',
+    'http://x',
+    'localhost:443',
     '/v1/pets\x00',
   ]);
   const version = sometimes('HTTP/1.1', ['HTTP/1.0', 'HTTP/9.9', 'HTTP/1.1 extra', '']);
@@ -173,6 +180,8 @@ function randomRawRequest(random: () => number): string {
       'X-Nul: a\x00b',
       ' Folded: x',
       'Connection: close',
+      'Expect: bogus',
+      'Expect: 100-continue',
     ]),
   ].filter((line) => line !== '');
   return `${method} ${target} ${version}\r\n${headers.join('\r\n')}\r\n\r\n${body}`;
