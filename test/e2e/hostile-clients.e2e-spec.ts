@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { ApiKeyStore } from '../../src/auth/api-key.store.js';
 import { rawExchange, type RawResponse } from './support/raw-http.js';
@@ -252,7 +253,10 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
   describe('logs', () => {
     const processes = useServiceProcesses();
 
-    it('never carry credential-like query parameters, nor SQL parameter values', async () => {
+    /** A key sent where no key belongs, under a name no list has. */
+    const KEY_SHAPED = `psk_${randomBytes(32).toString('base64url')}`;
+
+    it('never carry credential-like query parameters, keys anywhere in the URL, nor SQL parameter values', async () => {
       const database = await createTestDatabase(kind);
       try {
         const service = await processes.spawn({ DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, LOG_LEVEL: 'debug' });
@@ -262,9 +266,11 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
           'access_token=qs-secret-2&limit=5',
           'limit=5&Token=qs-secret-3',
           'API-KEY=qs-secret-4',
+          `x=${KEY_SHAPED}`,
         ]) {
           expect((await fetch(`${base}/v1/pets?${query}`)).status).toBe(401);
         }
+        expect((await fetch(`${base}/v1/pets/${KEY_SHAPED}`)).status).toBe(401);
         const created = await fetch(`${base}/v1/pets`, {
           method: 'POST',
           headers: { ...AUTH, 'Content-Type': 'application/json', 'Idempotency-Key': 'idem-secret-5' },
@@ -277,7 +283,8 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
         // TypeORM's statements are logged through the service's logger, as JSON at debug...
         expect(output).toMatch(/"context":"TypeORM".*"sql":"INSERT INTO/);
         // ...as SQL text alone.
-        for (const secret of ['qs-secret', 'idem-secret-5', 'name-secret-6']) expect(output).not.toContain(secret);
+        expect(output).toContain('/v1/pets/psk_[redacted]');
+        for (const secret of ['qs-secret', 'idem-secret-5', 'name-secret-6', KEY_SHAPED.slice(4)]) expect(output).not.toContain(secret);
       } finally {
         await database.drop();
       }
