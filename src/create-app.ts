@@ -12,6 +12,7 @@ import { constantHeaders, httpEdge } from './http/edge.js';
 import { InFlightRequests } from './http/in-flight-requests.js';
 import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
 import { RouteTable } from './http/route-table.js';
+import { databaseOutageLog } from './logging/database-outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 import { requestLogLine } from './logging/request-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
@@ -48,7 +49,11 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(
     httpEdge({
       headers: constantHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })),
-      finished: [requestLogLine(app.get<PinoLogger>(PINO_LOGGER)), app.get(HttpMetrics).observe],
+      finished: [
+        requestLogLine(app.get<PinoLogger>(PINO_LOGGER)),
+        databaseOutageLog(app.get<PinoLogger>(PINO_LOGGER)),
+        app.get(HttpMetrics).observe,
+      ],
       inFlight: app.get(InFlightRequests),
       serverMethods,
     }),

@@ -1,4 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiException } from './api-exception.js';
 
 /** The code of the error a query gets when no pool connection came free in time (see mysql-pool-bounds.ts). */
@@ -60,4 +61,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, fatal } = (candidate ?? {}) as { code?: unknown; fatal?: unknown };
     return (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) || fatal === true;
   });
+}
+
+/**
+ * Marks a response as a 503 because the database could not be reached, with what went wrong: the
+ * outage log (logging/database-outage-log.ts) counts it rather than logging it on its own.
+ */
+export function markDatabaseUnavailable(response: Response, cause: string): void {
+  response.locals.databaseUnavailable = cause;
+}
+
+export function isDatabaseUnavailableAnswer(response: Response): boolean {
+  return response.locals.databaseUnavailable !== undefined;
 }

@@ -11,7 +11,12 @@ import {
 import type { Request, Response } from 'express';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { clientAddress } from '../auth/client-address.js';
-import { databaseUnavailableAnswer, isDatabaseUnavailable, DatabaseUnavailableException } from '../errors/database-unavailable.js';
+import {
+  databaseUnavailableAnswer,
+  DatabaseUnavailableException,
+  isDatabaseUnavailable,
+  markDatabaseUnavailable,
+} from '../errors/database-unavailable.js';
 import { redactUrl } from '../logging/redact-url.js';
 import {
   ApiException,
@@ -57,6 +62,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    if (error instanceof DatabaseUnavailableException) markDatabaseUnavailable(response, describe(exception));
     sendApiError(response, error);
   }
 
@@ -90,13 +96,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof BadRequestException) {
       return new ValidationFailedException('The request URL is malformed.');
     }
-    if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({
-        reqId: request.requestId,
-        msg: `${request.method} ${redactUrl(request.originalUrl)}: database unavailable: ${(exception as Error).message}`,
-      });
-      return databaseUnavailableAnswer(request);
-    }
+    // Logged as part of the outage (database-outage-log.ts), not one line per request.
+    if (isDatabaseUnavailable(exception)) return databaseUnavailableAnswer(request);
     // The readiness check (terminus) reports a failed dependency this way.
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
       return new DatabaseUnavailableException('Not ready: the database does not answer.');

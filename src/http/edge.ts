@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ApiException } from '../errors/api-exception.js';
-import { databaseUnavailableAnswer } from '../errors/database-unavailable.js';
+import { databaseUnavailableAnswer, markDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { sendApiError } from './api-exception.filter.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import { toOriginForm } from './request-target.js';
@@ -68,7 +68,10 @@ export function httpEdge({ headers, finished, inFlight, serverMethods }: EdgeOpt
         if (response.headersSent) return;
         // A body still on its way is the client's delay, bounded by REQUEST_TIMEOUT_MS: the deadline counts from its end.
         if (!request.complete) arm();
-        else sendApiError(response, databaseUnavailableAnswer(request));
+        else {
+          markDatabaseUnavailable(response, `no answer within ${ANSWER_DEADLINE_MS} ms`);
+          sendApiError(response, databaseUnavailableAnswer(request));
+        }
       }, ANSWER_DEADLINE_MS);
     };
     arm();

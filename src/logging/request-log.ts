@@ -1,5 +1,6 @@
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
+import { isDatabaseUnavailableAnswer } from '../errors/database-unavailable.js';
 import type { FinishedRequest } from '../http/edge.js';
 import { routeOf } from '../http/route-table.js';
 import { redactUrl } from './redact-url.js';
@@ -26,7 +27,8 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty' | 
 /**
  * One line per finished request: request id, method, URL, route pattern, status, duration in ms
  * and the API key's id (not secret) when one was accepted; `error` level for a 5xx or a broken
- * response stream (the exception filter has logged the cause of a 5xx), `warn` for a call of a
+ * response stream (the exception filter has logged the cause of a 5xx), except a 503 of a database
+ * outage, which the outage log reports as a whole (database-outage-log.ts), `warn` for a call of a
  * deprecated operation (its response says `Deprecation`), so operators can tell who must move
  * before the sunset, `aborted` when the client left before the answer was complete. Written here
  * rather than with pino-http, which builds two child loggers for every request.
@@ -46,7 +48,7 @@ export function requestLogLine(logger: Logger): (finished: FinishedRequest) => v
       ...(error ? { err: error } : {}),
     };
     const message = `${request.method} ${url} ${response.statusCode}`;
-    if (error || response.statusCode >= 500) logger.error(line, message);
+    if (error || (response.statusCode >= 500 && !isDatabaseUnavailableAnswer(response))) logger.error(line, message);
     else if (line.deprecated) logger.warn(line, `${message} (deprecated operation, key ${line.keyId ?? 'none'})`);
     else logger.info(line, message);
   };

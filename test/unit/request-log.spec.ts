@@ -18,7 +18,7 @@ function logOne(response: { statusCode: number; writableFinished?: boolean }, er
   };
   requestLogLine(logger)({
     request: request as unknown as Request,
-    response: { writableFinished: true, getHeader: () => undefined, ...response } as unknown as Response,
+    response: { writableFinished: true, getHeader: () => undefined, locals: {}, ...response } as unknown as Response,
     durationMs: 3.4,
     error,
   });
