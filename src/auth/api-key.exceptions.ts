@@ -4,10 +4,22 @@ import { ApiException } from '../errors/api-exception.js';
 const REALM = 'Bearer realm="petstore"';
 
 export class ApiKeyMissingException extends ApiException {
+  constructor(message = 'An API key is required: send it as Authorization: Bearer <API_KEY>.') {
+    super(HttpStatus.UNAUTHORIZED, 'API_KEY_MISSING', message, { 'WWW-Authenticate': REALM });
+  }
+}
+
+/**
+ * A browser's CORS preflight (OPTIONS with Origin and Access-Control-Request-Method). The API is for
+ * servers: its keys are secrets that must never sit in a page, so it grants no origin, and says so
+ * to the developer who tried (a preflight never carries a key, so this is its 401).
+ */
+export class BrowserCallRefusedException extends ApiKeyMissingException {
   constructor() {
-    super(HttpStatus.UNAUTHORIZED, 'API_KEY_MISSING', 'An API key is required: send it as Authorization: Bearer <API_KEY>.', {
-      'WWW-Authenticate': REALM,
-    });
+    super(
+      'This API does not answer browsers (no CORS): an API key is a secret that must stay on a server. ' +
+        'Call the API from your back end, with Authorization: Bearer <API_KEY>.',
+    );
   }
 }
 

@@ -19,7 +19,9 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setTitle('Pet Store')
     .setDescription(
       'List, add and read the animals of the pet store. Every operation needs an API key sent as ' +
-        '`Authorization: Bearer <API_KEY>`. Errors are always an `Error` object.',
+        '`Authorization: Bearer <API_KEY>`. Errors are always an `Error` object. The API is for calls from ' +
+        'servers: a key is a secret that must never sit in a web page, so browsers are granted no origin ' +
+        '(no CORS; a preflight is answered 401 `API_KEY_MISSING`, saying so).',
     )
     .setVersion('1.0.0')
     .addTag('pets', 'The animals of the store.')

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { BrowserCallRefusedException } from '../auth/api-key.exceptions.js';
 import type { ApiException } from '../errors/api-exception.js';
 import { databaseUnavailableAnswer, markDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { sendApiError } from './api-exception.filter.js';
@@ -45,7 +46,8 @@ export interface EdgeOptions {
 /**
  * The first thing every request meets, documents and errors included, as one Express middleware
  * with one listener per request: it gives the request its id (X-Request-Id), sets the constant
- * headers, refuses the request when the service is stopping, brings its target to origin-form
+ * headers, refuses the request when the service is stopping or it is a browser's CORS preflight
+ * (BrowserCallRefusedException says why), brings its target to origin-form
  * (answering `OPTIONS *` itself), answers 503 SERVICE_UNAVAILABLE to a request still unanswered at
  * the deadline, and reports the finished request.
  *
@@ -87,7 +89,8 @@ export function httpEdge({ headers, finished, inFlight, serverMethods }: EdgeOpt
       for (const report of finished) report(done);
     });
 
-    let refused: ApiException | undefined = inFlight.admit(response);
+    let refused: ApiException | undefined =
+      inFlight.admit(response) ?? (isCorsPreflight(request) ? new BrowserCallRefusedException() : undefined);
     try {
       if (!refused && toOriginForm(request) === 'asterisk') {
         // OPTIONS * asks about the server as a whole: which methods it serves, as the public document says.
@@ -118,4 +121,10 @@ export function constantHeaders(middleware: RequestHandler): [string, string][] 
   middleware({ headers: {} } as Request, response as unknown as Response, () => (called = true));
   if (!called) throw new Error('constantHeaders: the middleware did not finish synchronously');
   return [...headers];
+}
+
+function isCorsPreflight(request: Request): boolean {
+  return (
+    request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined
+  );
 }

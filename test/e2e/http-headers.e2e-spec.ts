@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AUTH, useApp } from './support/test-app.js';
+import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -37,6 +37,32 @@ describe.each(DATABASE_KINDS)('HTTP headers on %s', (kind) => {
     it('accepts exactly 128 visible characters', async () => {
       const id = '~'.repeat(128);
       expect((await ctx.http().get('/v1/pets').set(AUTH).set('X-Request-Id', id)).headers['x-request-id']).toBe(id);
+    });
+  });
+
+  describe('CORS: calls from servers only', () => {
+    const accessControl = (headers: Record<string, string>) => Object.keys(headers).filter((name) => name.startsWith('access-control-'));
+
+    it.each(['/v1/pets', '/v1/pets/1', '/v1/store/orders', '/v1/nowhere'])(
+      "answers a browser's preflight for %s with 401 saying why, and grants no origin",
+      async (path) => {
+        const response = await ctx
+          .http()
+          .options(path)
+          .set('Origin', 'https://shop.example')
+          .set('Access-Control-Request-Method', 'POST')
+          .set('Access-Control-Request-Headers', 'authorization, content-type');
+        expectError(response, 401, 'API_KEY_MISSING');
+        expect(response.body.message).toMatch(/^This API does not answer browsers \(no CORS\)/);
+        expect(response.headers['www-authenticate']).toBe('Bearer realm="petstore"');
+        expect(accessControl(response.headers)).toEqual([]);
+      },
+    );
+
+    it('answers a call with an Origin as any other, without Access-Control-* headers', async () => {
+      const response = await ctx.http().get('/v1/pets').set(AUTH).set('Origin', 'https://shop.example');
+      expect(response.status).toBe(200);
+      expect(accessControl(response.headers)).toEqual([]);
     });
   });
 
