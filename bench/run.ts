@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --scale]
+ * npm run bench [-- --scale] [-- --slow-clients]
  *
  * Measures the service (dist/src/main.js, production settings) against two yardsticks, each on its
  * own MySQL database on TEST_DATABASE_URL's server with the same 10,000 pets:
@@ -16,10 +16,15 @@
  * --scale also seeds 1,000,000 pets and compares listPets with a status filter, and a page deep
  * in the cursor chain, against the same at 10,000 pets; it prints MySQL's query plans.
  *
+ * --slow-clients also starts the service twice more, with glibc's allocator (as npm start runs it)
+ * and with the image's jemalloc when the machine has libjemalloc2, and attacks each with 10,000
+ * connections that dribble their headers for 20 s (bench/slow-clients.ts): resident memory before,
+ * at its peak, and for 60 s after.
+ *
  * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon).
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +33,7 @@ import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../src/auth/api-key-secret.js';
+import { slowClientAttack } from './slow-clients.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
 import { encodeCursor } from '../src/http/pagination/cursor.js';
@@ -210,6 +216,7 @@ async function seed(pool: mysql.Pool, from: number, to: number): Promise<void> {
 
 async function main(): Promise<void> {
   const scale = process.argv.includes('--scale');
+  const slowClients = process.argv.includes('--slow-clients');
   const databaseName = `petstore_bench_${Date.now()}`;
   const floorDatabaseName = `${databaseName}_floor`;
   const admin = await mysql.createConnection({ uri: server });
@@ -336,6 +343,13 @@ async function main(): Promise<void> {
       checks.push(...outcome.checks);
     }
 
+    let slowClientFigures: unknown;
+    if (slowClients) {
+      const outcome = await slowClientRun(databaseUrl, key);
+      slowClientFigures = outcome.figures;
+      checks.push(...outcome.checks);
+    }
+
     for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'MISS'} ${check.what}\n`);
     await mkdir('bench/results', { recursive: true });
     const report = {
@@ -350,6 +364,7 @@ async function main(): Promise<void> {
       comparison,
       memory: { service: { ...serviceMemory, peakRssUnderLoadMb: peakRssUnderLoad } },
       scale: scaleFigures,
+      slowClients: slowClientFigures,
       checks,
     };
     await writeFile('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
@@ -362,6 +377,71 @@ async function main(): Promise<void> {
     await admin.query(`DROP DATABASE \`${floorDatabaseName}\``);
     await admin.end();
   }
+}
+
+/** Where Debian's libjemalloc2 puts the library; the image preloads it (Dockerfile). */
+const JEMALLOC = `/usr/lib/${os.arch() === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu/libjemalloc.so.2`;
+
+/** The image's MALLOC_CONF, read from the Dockerfile so that the bench runs what the image runs. */
+function imageMallocConf(): string {
+  const conf = /MALLOC_CONF=(\S+)/.exec(readFileSync('Dockerfile', 'utf8'))?.[1];
+  if (!conf) throw new Error('the Dockerfile sets no MALLOC_CONF');
+  return conf;
+}
+
+/** The slow-client attack on a fresh service process per allocator; see the header. */
+async function slowClientRun(databaseUrl: string, key: string) {
+  const allocators: [string, Record<string, string>][] = [['glibc (npm start)', {}]];
+  if (existsSync(JEMALLOC)) allocators.push(['jemalloc (the image)', { LD_PRELOAD: JEMALLOC, MALLOC_CONF: imageMallocConf() }]);
+  else process.stderr.write(`bench: no ${JEMALLOC} (Debian's libjemalloc2): the image's allocator is not measured\n`);
+  const figures: Record<string, unknown> = {};
+  const checks: { what: string; ok: boolean }[] = [];
+  for (const [allocator, env] of allocators) {
+    const port = await freePort();
+    const service = start(productionCommand(), {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      API_KEYS: '',
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await ready(`${base}/health/live`, service);
+      // Warm, as a service that has been serving: 2,000 listings.
+      for (let i = 0; i < 100; i++) {
+        await Promise.all(
+          Array.from({ length: 20 }, async () =>
+            (await fetch(`${base}/v1/pets?limit=20`, { headers: { Authorization: `Bearer ${key}` } })).arrayBuffer(),
+          ),
+        );
+      }
+      await new Promise((settle) => setTimeout(settle, 2_000));
+      process.stderr.write(`bench: slow clients against the service with ${allocator}\n`);
+      const attack = await slowClientAttack(port, service.pid!, 10_000, 20, 60);
+      figures[allocator] = attack;
+      const last = attack.afterMb.at(-1)!;
+      process.stdout.write(
+        `slow clients, ${allocator}: ${attack.opened} connections opened in ${attack.seconds} s; resident memory ${attack.beforeMb} MB before, ` +
+          `${attack.peakMb} MB at the peak, then ${attack.afterMb.join(' ')} MB every 5 s\n`,
+      );
+      checks.push({
+        what: `slow clients, ${allocator}: peak ${attack.peakMb} MB <= ${TARGETS.peakRssMb} MB`,
+        ok: attack.peakMb <= TARGETS.peakRssMb,
+      });
+      if (env.LD_PRELOAD) {
+        checks.push({
+          what: `slow clients, ${allocator}: ${last} MB a minute after, within 10% of ${attack.beforeMb} MB before`,
+          ok: last <= attack.beforeMb * 1.1,
+        });
+      }
+    } finally {
+      service.kill('SIGTERM');
+    }
+  }
+  return { figures, checks };
 }
 
 /** listPets with a status filter and a deep page, at 10,000 pets and then at 1,000,000. */

@@ -146,7 +146,8 @@ function parseConnectionBounds(env: Env): ConnectionBounds {
     headersTimeoutMs: parseInteger('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000, 1, hour),
     requestTimeoutMs: parseInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, 1, hour),
     keepAliveTimeoutMs: parseInteger('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 5_000, 1, hour),
-    maxConnections: parseInteger('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 0, 0, 1_000_000),
+    // Sized for one instance in 256 MB: 4,096 slow connections cost about 35 MB (see the README).
+    maxConnections: parseInteger('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 4_096, 0, 1_000_000),
   };
   // Node refuses a server whose headers may take longer than the whole request.
   if (bounds.headersTimeoutMs > bounds.requestTimeoutMs) {

@@ -87,10 +87,12 @@ afterAll(async () => {
 }, 180_000);
 
 describe('the compose stack, through nginx', () => {
-  test('the service runs as a non-root user with its memory limit', async () => {
+  test('the service runs as a non-root user with its memory limit, on jemalloc', async () => {
     for (const container of await stack.containers('api')) {
       expect(await docker(['exec', container, 'id', '-u'])).not.toBe('0');
       expect(Number(await docker(['inspect', '--format', '{{.HostConfig.Memory}}', container]))).toBe(MEMORY_LIMIT_MB * 2 ** 20);
+      // The allocator that hands memory back after a burst of connections (Dockerfile).
+      expect(await docker(['exec', container, 'grep', '-c', 'libjemalloc', '/proc/1/maps'])).not.toBe('0');
     }
   });
 

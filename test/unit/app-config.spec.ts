@@ -16,7 +16,7 @@ describe('loadAppConfig', () => {
       rateLimitPerMinute: 6000,
       redis: undefined,
       authFailuresPerMinute: 100,
-      connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 0 },
+      connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096 },
       logLevel: 'info',
       logPretty: false,
       metricsToken: undefined,
