@@ -22,7 +22,8 @@ ENV NODE_ENV=production
 # released only by malloc_trim), so resident memory would stay at its peak.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libjemalloc2 \
- && rm -rf /var/lib/apt/lists/* \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /usr/local/lib/libjemalloc.so.2
 ENV LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
     MALLOC_CONF=background_thread:true,dirty_decay_ms:5000,muzzy_decay_ms:0
