@@ -52,10 +52,27 @@ export class ComposeStack {
         timeout: options.timeoutMs ?? 300_000,
         maxBuffer: 64 * 1024 * 1024,
       },
-    ).catch((error: { stderr?: string; message: string }) => {
-      throw new Error(`docker compose ${args.join(' ')} failed: ${error.stderr?.trim() || error.message}`);
+    ).catch(async (error: { stderr?: string; message: string }) => {
+      const diagnosis = args[0] === 'up' ? await this.diagnosis() : '';
+      throw new Error(`docker compose ${args.join(' ')} failed: ${error.stderr?.trim() || error.message}${diagnosis}`);
     });
     return stdout;
+  }
+
+  /** What a failed `up` leaves to read: each container's state and health checks, and the api's last log lines. Never throws. */
+  private async diagnosis(): Promise<string> {
+    const parts: string[] = [];
+    const ps = await this.compose(['ps', '--all', '--format', '{{.Name}} {{.State}} {{.Status}}']).catch(() => '');
+    parts.push(`containers:\n${ps.trim()}`);
+    for (const container of (await this.compose(['ps', '--all', '-q', 'api']).catch(() => '')).split('\n').filter(Boolean)) {
+      const health = await docker(['inspect', '--format', '{{json .State.Health}}', container]).catch(() => '');
+      const { stdout, stderr } = await run('docker', ['logs', '--tail', '20', container], { maxBuffer: 16 * 1024 * 1024 }).catch(() => ({
+        stdout: '',
+        stderr: '',
+      }));
+      parts.push(`api container ${container.slice(0, 12)}: health ${health}\n${stdout}${stderr}`.trim());
+    }
+    return `\n${parts.join('\n')}`;
   }
 
   /** The ids of the running containers of one service. */
