@@ -1,16 +1,34 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ApiExceptionFilter } from './http/api-exception.filter.js';
 import { HttpModule } from './http/http.module.js';
+import { ApiValidationPipe } from './http/validation.pipe.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PetsModule } from './pets/pets.module.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { StoreModule } from './store/store.module.js';
+
+/**
+ * What every request of an operation passes through, in the order it runs: who is asking, whether
+ * they may ask again now, the validation of what they sent; and what renders every error. Before
+ * these, createApp mounts the edge (request id, headers, deadline, log line); after the guards, a
+ * route's own interceptors (JSON body, idempotency, deprecation headers).
+ */
+const REQUEST_PIPELINE: Provider[] = [
+  { provide: APP_GUARD, useExisting: ApiKeyGuard },
+  { provide: APP_GUARD, useExisting: RateLimitGuard },
+  { provide: APP_PIPE, useClass: ApiValidationPipe },
+  { provide: APP_FILTER, useClass: ApiExceptionFilter },
+];
 
 @Module({})
 export class AppModule {
@@ -31,6 +49,7 @@ export class AppModule {
         HealthModule,
         MetricsModule,
       ],
+      providers: REQUEST_PIPELINE,
     };
   }
 }

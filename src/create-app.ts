@@ -4,7 +4,6 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
-import { ApiKeyGuard } from './auth/api-key.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
 import { boundClientConnections } from './http/client-connections.js';
@@ -16,7 +15,6 @@ import { databaseOutageLog } from './logging/database-outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 import { requestLogLine } from './logging/request-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
-import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 
 /**
  * Builds and initialises the service, ready to listen: the one place the Express application is
@@ -58,8 +56,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
       serverMethods,
     }),
   );
-  // In this order: who is asking, then whether they may ask again now.
-  app.useGlobalGuards(app.get(ApiKeyGuard), app.get(RateLimitGuard));
   boundClientConnections(app.getHttpServer(), config.connections, serverMethods);
   serveOpenApiDocument(app, buildOpenApiDocument(app, config));
   await app.init();
