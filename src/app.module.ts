@@ -14,7 +14,6 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { PetsModule } from './pets/pets.module.js';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
-import { RedisModule } from './redis/redis.module.js';
 import { StoreModule } from './store/store.module.js';
 
 /**
@@ -40,7 +39,6 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(config),
         DatabaseModule,
-        RedisModule,
         AuthModule,
         RateLimitModule,
         HttpModule,

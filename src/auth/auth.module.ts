@@ -1,14 +1,14 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { RedisModule } from '../redis/redis.module.js';
 import { ApiKey } from './api-key.entity.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
 import { ApiKeyStore } from './api-key.store.js';
 import { QuickStartKey } from './quick-start-key.js';
 
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey])],
+  imports: [TypeOrmModule.forFeature([ApiKey]), RedisModule],
   providers: [ApiKeyStore, ApiKeyService, QuickStartKey, ApiKeyGuard],
   exports: [ApiKeyService, ApiKeyGuard],
 })

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RedisModule } from '../redis/redis.module.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
 import { RATE_LIMIT_STORAGE, RateLimitGuard } from './rate-limit.guard.js';
@@ -10,6 +11,7 @@ import { SharedFixedWindowThrottlerStorage } from './shared-fixed-window.storage
  * (and while Redis is away) in each instance's memory, where N instances allow up to N times the limit.
  */
 @Module({
+  imports: [RedisModule],
   providers: [
     {
       provide: RATE_LIMIT_STORAGE,
