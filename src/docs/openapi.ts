@@ -34,7 +34,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   // DocumentBuilder.setLicense insists on a URL; a proprietary service has none to give.
   info.info.license = { name: 'Proprietary' };
   const document = SwaggerModule.createDocument(app, info);
-  // The servers end in /v1 (spec §9), so the paths are written relative to it.
+  // Every server of the document ends in /v1, so the paths are written relative to it.
   document.paths = Object.fromEntries(
     Object.entries(document.paths)
       .filter(([path]) => path.startsWith(`${API_PREFIX}/`))

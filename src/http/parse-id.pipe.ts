@@ -7,7 +7,7 @@ import { ValidationFailedException } from '../errors/api-exception.js';
  */
 export const ID_SCHEMA = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 
-/** A path identifier: an integer from 1 to 2^53-1, else 400 (DECISIONS: anything outside int64 is). */
+/** A path identifier: an integer from 1 to 2^53-1, else 400 VALIDATION_FAILED. */
 export class ParseIdPipe implements PipeTransform<string, number> {
   constructor(private readonly name: string) {}
 

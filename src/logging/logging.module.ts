@@ -9,9 +9,8 @@ export const PINO_LOGGER = Symbol('PINO_LOGGER');
 /**
  * Logging through nestjs-pino: Nest's Logger (and so every `new Logger(...)` in the code) writes
  * through the same pino logger as the request lines. Its per-request middleware is not mounted
- * (`forRoutes: []`): it binds a child logger to every request through AsyncLocalStorage, which on
- * Node 20 costs a hook on every promise of every request; the lines that concern a request carry
- * its id themselves.
+ * (`forRoutes: []`): it binds a child logger to every request through AsyncLocalStorage, a cost per
+ * request for what the lines that concern a request already carry: its id.
  */
 @Global()
 @Module({})
