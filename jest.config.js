@@ -21,11 +21,6 @@ export default {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
-      moduleNameMapper: {
-        ...common.moduleNameMapper,
-        // An ES-module copy Jest can load; see writeEsmCopy in the global setup.
-        '^@nestjs/throttler$': '<rootDir>/node_modules/.cache/petstore-esm-copies/@nestjs/throttler/index.mjs',
-      },
     },
   ],
   // A global option: Jest ignores it inside a project.

@@ -1,8 +1,7 @@
-import { FixedWindowThrottlerStorage } from '../rate-limit/fixed-window.storage.js';
+import { FixedWindowStorage } from '../rate-limit/fixed-window.storage.js';
 import { RateLimitedException } from '../rate-limit/rate-limited.exception.js';
 
 const WINDOW_MS = 60_000;
-const COUNTER = 'auth-failures';
 
 /**
  * Failed authentications per client address, in fixed one-minute windows (AUTH_FAILURES_PER_MINUTE;
@@ -11,18 +10,18 @@ const COUNTER = 'auth-failures';
  * nothing; keys this instance knows to be valid are never refused by it.
  */
 export class FailedAuthentications {
-  private readonly windows = new FixedWindowThrottlerStorage();
+  private readonly windows = new FixedWindowStorage();
 
   constructor(private readonly limitPerMinute: number) {}
 
   /** Throws 429 RATE_LIMITED while `address` is over its limit. */
   refuseIfOverLimit(address: string): void {
     if (this.limitPerMinute === 0) return;
-    const seconds = this.windows.secondsBlocked(address, this.limitPerMinute, COUNTER);
+    const seconds = this.windows.secondsRefused(address, this.limitPerMinute);
     if (seconds > 0) throw new RateLimitedException(seconds, 'Too many failed authentications from this address');
   }
 
   record(address: string): void {
-    if (this.limitPerMinute > 0) void this.windows.increment(address, WINDOW_MS, this.limitPerMinute, 0, COUNTER);
+    if (this.limitPerMinute > 0) void this.windows.hit(address, WINDOW_MS, this.limitPerMinute);
   }
 }

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config.js';
+import type { RateLimitStorage } from './fixed-window.storage.js';
 import { RateLimitedException } from './rate-limited.exception.js';
 
 /** The policy's name in the RateLimit-Policy and RateLimit fields. */
@@ -15,10 +15,10 @@ const WINDOW_MS = 60_000;
  * one-minute windows, answered in the fields of the IETF httpapi RateLimit draft (-08 and later):
  * `RateLimit-Policy: "per-key";q=LIMIT;w=60` and `RateLimit: "per-key";r=REMAINING;t=RESET` on
  * every keyed response, and 429 RATE_LIMITED with Retry-After past the limit. Runs after
- * ApiKeyGuard (createApp states the order), which has set request.apiKey; public routes are not
- * counted. Ours rather than @nestjs/throttler's ThrottlerGuard, which reads four pieces of route
- * metadata and builds a hashed key per request for options this service never varies by route;
- * its storage interface is kept, so the counts live where they did.
+ * ApiKeyGuard (AppModule's request pipeline states the order), which has set request.apiKey; public
+ * routes are not counted. Ours rather than @nestjs/throttler's ThrottlerGuard, which reads four
+ * pieces of route metadata and builds a hashed key per request for options this service never
+ * varies by route.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -27,7 +27,7 @@ export class RateLimitGuard implements CanActivate {
 
   constructor(
     config: AppConfig,
-    @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    @Inject(RATE_LIMIT_STORAGE) private readonly storage: RateLimitStorage,
   ) {
     this.limit = config.rateLimitPerMinute;
     this.policyHeader = `"${RATE_LIMIT_POLICY}";q=${this.limit};w=${WINDOW_MS / 1000}`;
@@ -36,18 +36,12 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     if (this.limit === 0 || !request.apiKey) return true;
-    const usage = await this.storage.increment(
-      `${RATE_LIMIT_POLICY}:${request.apiKey.keyId}`,
-      WINDOW_MS,
-      this.limit,
-      WINDOW_MS,
-      RATE_LIMIT_POLICY,
-    );
-    const reset = Math.max(0, usage.isBlocked ? usage.timeToBlockExpire : usage.timeToExpire);
+    const usage = await this.storage.hit(`${RATE_LIMIT_POLICY}:${request.apiKey.keyId}`, WINDOW_MS, this.limit);
+    const reset = Math.max(0, usage.secondsLeft);
     const response = context.switchToHttp().getResponse<Response>();
     response.setHeader('RateLimit-Policy', this.policyHeader);
-    response.setHeader('RateLimit', `"${RATE_LIMIT_POLICY}";r=${Math.max(0, this.limit - usage.totalHits)};t=${reset}`);
-    if (usage.isBlocked) throw new RateLimitedException(Math.max(1, reset));
+    response.setHeader('RateLimit', `"${RATE_LIMIT_POLICY}";r=${Math.max(0, this.limit - usage.hits)};t=${reset}`);
+    if (usage.refused) throw new RateLimitedException(Math.max(1, reset));
     return true;
   }
 }

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { RedisModule } from '../redis/redis.module.js';
 import { SharedRedis } from '../redis/shared-redis.js';
-import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
+import { FixedWindowStorage } from './fixed-window.storage.js';
 import { RATE_LIMIT_STORAGE, RateLimitGuard } from './rate-limit.guard.js';
-import { SharedFixedWindowThrottlerStorage } from './shared-fixed-window.storage.js';
+import { SharedFixedWindowStorage } from './shared-fixed-window.storage.js';
 
 /**
  * RATE_LIMIT_PER_MINUTE requests per API key and minute (0: no limit), in fixed one-minute windows.
@@ -16,8 +16,7 @@ import { SharedFixedWindowThrottlerStorage } from './shared-fixed-window.storage
     {
       provide: RATE_LIMIT_STORAGE,
       inject: [SharedRedis],
-      useFactory: (redis: SharedRedis) =>
-        redis.configured ? new SharedFixedWindowThrottlerStorage(redis) : new FixedWindowThrottlerStorage(),
+      useFactory: (redis: SharedRedis) => (redis.configured ? new SharedFixedWindowStorage(redis) : new FixedWindowStorage()),
     },
     RateLimitGuard,
   ],

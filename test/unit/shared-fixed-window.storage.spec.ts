@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SharedRedis } from '../../src/redis/shared-redis.js';
-import { SharedFixedWindowThrottlerStorage } from '../../src/rate-limit/shared-fixed-window.storage.js';
+import { SharedFixedWindowStorage } from '../../src/rate-limit/shared-fixed-window.storage.js';
 
 const MINUTE = 60_000;
 
@@ -9,36 +9,26 @@ function redisAnswering(answers: ([number, number, number] | undefined)[]): Shar
   return { rateLimitHit: async () => answers.shift() } as unknown as SharedRedis;
 }
 
-describe('SharedFixedWindowThrottlerStorage', () => {
+describe('SharedFixedWindowStorage', () => {
   it("reports Redis's count, seconds left and refusal", async () => {
-    const storage = new SharedFixedWindowThrottlerStorage(
+    const storage = new SharedFixedWindowStorage(
       redisAnswering([
         [3, 41_200, 0],
         [61, 12_001, 1],
       ]),
     );
-    expect(await storage.increment('key-1', MINUTE, 60, MINUTE, 'per-key')).toEqual({
-      totalHits: 3,
-      timeToExpire: 42,
-      isBlocked: false,
-      timeToBlockExpire: 0,
-    });
-    expect(await storage.increment('key-1', MINUTE, 60, MINUTE, 'per-key')).toEqual({
-      totalHits: 61,
-      timeToExpire: 13,
-      isBlocked: true,
-      timeToBlockExpire: 13,
-    });
+    expect(await storage.hit('key-1', MINUTE, 60)).toEqual({ hits: 3, secondsLeft: 42, refused: false });
+    expect(await storage.hit('key-1', MINUTE, 60)).toEqual({ hits: 61, secondsLeft: 13, refused: true });
   });
 
   it("counts in the instance's own memory while Redis cannot be asked (fail-open)", async () => {
-    const storage = new SharedFixedWindowThrottlerStorage(redisAnswering([undefined, undefined, undefined]));
-    const hits = [];
-    for (let i = 0; i < 3; i++) hits.push(await storage.increment('key-1', MINUTE, 2, MINUTE, 'per-key'));
-    expect(hits.map(({ totalHits, isBlocked }) => ({ totalHits, isBlocked }))).toEqual([
-      { totalHits: 1, isBlocked: false },
-      { totalHits: 2, isBlocked: false },
-      { totalHits: 3, isBlocked: true },
+    const storage = new SharedFixedWindowStorage(redisAnswering([undefined, undefined, undefined]));
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await storage.hit('key-1', MINUTE, 2));
+    expect(answers.map(({ hits, refused }) => ({ hits, refused }))).toEqual([
+      { hits: 1, refused: false },
+      { hits: 2, refused: false },
+      { hits: 3, refused: true },
     ]);
   });
 });

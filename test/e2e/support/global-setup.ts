@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { parse } from 'cjs-module-lexer';
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 
@@ -21,38 +20,6 @@ export function redisServerUrl(): string {
 export const REDIS_PROBE_VARIABLE = 'PETSTORE_E2E_REDIS';
 
 /** Where the ES-module copies below are written; jest.config.js maps the packages to them. */
-export const ESM_COPIES = resolve('node_modules/.cache/petstore-esm-copies');
-
-/**
- * Jest on Node < 24.9 cannot require() an ES module, and @nestjs/throttler is CommonJS that requires
- * ESM-only @nestjs/common (plain Node 20.19 can, so production loads the package as it is). For the
- * test run, each of its files is copied as an ES module: the original code runs unchanged inside a
- * function given `module`, `exports` and a `require` served from static imports, and the names
- * Node's own CommonJS export lexer finds are exported. Delete this once Node 24.9+ is the floor.
- */
-async function writeEsmCopy(packageName: string): Promise<void> {
-  const source = resolve('node_modules', packageName, 'dist');
-  const target = join(ESM_COPIES, packageName);
-  await mkdir(target, { recursive: true });
-  for (const file of (await readdir(source)).filter((name) => name.endsWith('.js'))) {
-    const code = await readFile(join(source, file), 'utf8');
-    const required = [...new Set([...code.matchAll(/require\("([^"]+)"\)/g)].map(([, specifier]) => specifier))];
-    const { exports, reexports } = parse(code);
-    const asEsm = (specifier: string) => (specifier.startsWith('.') ? `${specifier}.mjs` : specifier);
-    await writeFile(
-      join(target, file.replace(/\.js$/, '.mjs')),
-      [
-        ...required.map((specifier, i) => `import * as __required${i} from '${asEsm(specifier)}';`),
-        `const __modules = { ${required.map((specifier, i) => `'${specifier}': __required${i}`).join(', ')} };`,
-        'const module = { exports: {} };',
-        `(function (exports, require, module) {\n${code}\n})(module.exports, (specifier) => __modules[specifier], module);`,
-        ...exports.filter((name) => name !== '__esModule').map((name) => `export const ${name} = module.exports.${name};`),
-        ...reexports.map((specifier) => `export * from '${asEsm(specifier)}';`),
-      ].join('\n'),
-    );
-  }
-}
-
 /**
  * Asks the MySQL server once whether the MySQL half of the e2e suite can run. Without a server the
  * suite says loudly that half of it did not run; under CI that is a failure.
@@ -60,7 +27,6 @@ async function writeEsmCopy(packageName: string): Promise<void> {
 export default async function globalSetup(): Promise<void> {
   // E2E_LOG_FILE (support/e2e-log.ts): Jest loads this file without mapping relative .js imports.
   await rm(resolve('.test-logs/e2e.log'), { force: true });
-  await writeEsmCopy('@nestjs/throttler');
   await probeRedis();
   if (process.env.TEST_DATABASE === 'container') await startDatabaseContainer();
   const url = mysqlServerUrl();
