@@ -3,7 +3,6 @@ import {
   type CallHandler,
   type ExecutionContext,
   HttpCode,
-  HttpStatus,
   Injectable,
   type NestInterceptor,
   UseInterceptors,
@@ -15,6 +14,7 @@ import { errorResponses } from '../http/api-error-responses.decorator.js';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
 import { absoluteUrl } from '../http/request-origin.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { CREATED_STATUS } from './idempotency.store.js';
 
 /** The headers of a 201 from a CreatesResource operation, for its ApiCreatedResponse. */
 export const CREATED_HEADERS: HeadersObject = {
@@ -31,7 +31,7 @@ export const CREATED_HEADERS: HeadersObject = {
  */
 export function CreatesResource(): MethodDecorator {
   return applyDecorators(
-    HttpCode(HttpStatus.CREATED),
+    HttpCode(CREATED_STATUS),
     // The body first (after the guards: a request without a valid key is refused unread); Location
     // outside idempotency, so that a replayed response gets it exactly like a fresh one.
     UseInterceptors(JsonBodyInterceptor, LocationHeader, IdempotencyInterceptor),

@@ -48,8 +48,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return next.handle();
 
+    // The claim belongs to the API key: the request pipeline authenticates before any route's interceptor.
+    if (!request.apiKey) throw new Error('IdempotencyInterceptor ran on a request that was not authenticated');
     const key = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
-    const outcome = await this.store.claim(request.apiKey!.keyId, key, requestFingerprint(request.method, request.path, request.body));
+    const outcome = await this.store.claim(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, request.body));
     if (outcome.kind === 'replay') {
       const response = context.switchToHttp().getResponse<Response>();
       response.status(outcome.status).setHeader('Idempotent-Replayed', 'true');

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/unique-violation.js';
@@ -6,6 +6,8 @@ import { ANSWER_DEADLINE_MS } from '../http/edge.js';
 import { IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
 import { IdempotencyRecord } from './idempotency-record.entity.js';
 
+/** The status of a create, answered (CreatesResource) and stored for its replays (createOnce). */
+export const CREATED_STATUS = HttpStatus.CREATED;
 /** How long the first response to a keyed request is kept and replayed. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
@@ -142,7 +144,7 @@ export async function createOnce<T>(
   if (!claim) return create(manager);
   return manager.transaction(async (transaction) => {
     const created = await create(transaction);
-    await claim.complete(transaction, 201, created);
+    await claim.complete(transaction, CREATED_STATUS, created);
     return created;
   });
 }
