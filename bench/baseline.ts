@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import mysql, { type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
 import { hashApiKey } from '../src/auth/api-key-secret.js';
 import { readBearerToken } from '../src/auth/bearer-token.js';
-import { isName } from '../src/http/is-name.validator.js';
-import { decodeCursor, encodeCursor } from '../src/http/pagination/cursor.js';
+import { isName } from '../src/validation/is-name.validator.js';
+import { decodeCursor, encodeCursor } from '../src/pagination/cursor.js';
 
 const STATUSES = new Set(['available', 'pending', 'sold']);
 const BODY_LIMIT = 16 * 1024;

@@ -36,7 +36,7 @@ import { generateApiKey } from '../src/auth/api-key-secret.js';
 import { slowClientAttack } from './slow-clients.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
-import { encodeCursor } from '../src/http/pagination/cursor.js';
+import { encodeCursor } from '../src/pagination/cursor.js';
 import { freePort } from '../test/e2e/support/free-port.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

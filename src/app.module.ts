@@ -6,9 +6,9 @@ import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
-import { ApiExceptionFilter } from './http/api-exception.filter.js';
-import { HttpModule } from './http/http.module.js';
-import { ApiValidationPipe } from './http/validation.pipe.js';
+import { ApiExceptionFilter } from './errors/api-exception.filter.js';
+import { ServerModule } from './server/server.module.js';
+import { ApiValidationPipe } from './validation/validation.pipe.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PetsModule } from './pets/pets.module.js';
@@ -41,7 +41,7 @@ export class AppModule {
         DatabaseModule,
         AuthModule,
         RateLimitModule,
-        HttpModule,
+        ServerModule,
         PetsModule,
         StoreModule,
         HealthModule,

@@ -6,14 +6,14 @@ import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
-import { boundClientConnections } from './http/client-connections.js';
-import { constantHeaders, httpEdge } from './http/edge.js';
-import { InFlightRequests } from './http/in-flight-requests.js';
-import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
-import { RouteTable } from './http/route-table.js';
-import { databaseOutageLog } from './logging/database-outage-log.js';
+import { boundClientConnections } from './server/client-connections.js';
+import { constantHeaders, httpEdge } from './server/edge.js';
+import { InFlightRequests } from './server/in-flight-requests.js';
+import { PUBLIC_BASE_URL_SETTING } from './server/request-origin.js';
+import { RouteTable } from './server/route-table.js';
+import { databaseOutageLog } from './server/database-outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
-import { requestLogLine } from './logging/request-log.js';
+import { requestLogLine } from './server/request-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 
 /**

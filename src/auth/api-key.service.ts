@@ -5,7 +5,7 @@ import { SharedRedis } from '../redis/shared-redis.js';
 import { hashApiKey } from './api-key-secret.js';
 import { ApiKeyInvalidException, ApiKeyMissingException } from './api-key.exceptions.js';
 import type { ApiKeyPrincipal } from './api-key.principal.js';
-import { ApiKeyStore } from './api-key.store.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
 import { readBearerToken } from './bearer-token.js';
 import { FailedAuthentications } from './failed-authentications.js';
 
@@ -50,7 +50,7 @@ export class ApiKeyService implements OnModuleInit {
 
   constructor(
     private readonly config: AppConfig,
-    private readonly store: ApiKeyStore,
+    private readonly store: ApiKeysRepository,
     private readonly redis: SharedRedis,
   ) {
     this.bootstrapKeys = config.apiKeys.map((key) => ({

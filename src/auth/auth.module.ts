@@ -4,12 +4,12 @@ import { RedisModule } from '../redis/redis.module.js';
 import { ApiKey } from './api-key.entity.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
-import { ApiKeyStore } from './api-key.store.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
 import { QuickStartKey } from './quick-start-key.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), RedisModule],
-  providers: [ApiKeyStore, ApiKeyService, QuickStartKey, ApiKeyGuard],
+  providers: [ApiKeysRepository, ApiKeyService, QuickStartKey, ApiKeyGuard],
   exports: [ApiKeyService, ApiKeyGuard],
 })
 export class AuthModule {}

@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
-import { ApiKeyStore } from './api-key.store.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
 
 export const QUICK_START_KEY_NAME = 'quick-start';
 
@@ -12,7 +12,7 @@ export const QUICK_START_KEY_NAME = 'quick-start';
 export class QuickStartKey implements OnApplicationBootstrap {
   constructor(
     private readonly config: AppConfig,
-    private readonly store: ApiKeyStore,
+    private readonly store: ApiKeysRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

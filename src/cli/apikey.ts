@@ -8,7 +8,7 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiKey } from '../auth/api-key.entity.js';
 import { REVOCATIONS_CHANNEL } from '../auth/api-key.service.js';
-import { ApiKeyStore, InvalidApiKeyNameError } from '../auth/api-key.store.js';
+import { ApiKeysRepository, InvalidApiKeyNameError } from '../auth/api-keys.repository.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { SharedRedis } from '../redis/shared-redis.js';
@@ -67,17 +67,17 @@ function parseKeyReference(given: string): KeyReference {
   throw new CliError(`revoke needs the numeric ID or the psk_… PREFIX that list shows (got "${given}")`, 2);
 }
 
-async function openStore(config: AppConfig): Promise<{ store: ApiKeyStore; close: () => Promise<void> }> {
+async function openStore(config: AppConfig): Promise<{ store: ApiKeysRepository; close: () => Promise<void> }> {
   const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
   try {
     await dataSource.initialize();
   } catch (error) {
     throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
   }
-  return { store: new ApiKeyStore(dataSource.getRepository(ApiKey)), close: () => dataSource.destroy() };
+  return { store: new ApiKeysRepository(dataSource.getRepository(ApiKey)), close: () => dataSource.destroy() };
 }
 
-async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKeyStore, config: AppConfig): Promise<void> {
+async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKeysRepository, config: AppConfig): Promise<void> {
   switch (command.run) {
     case 'create': {
       const namesakes = (await store.list()).filter((key) => key.name === command.name && !key.revokedAt);
@@ -110,7 +110,7 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
 }
 
 /** The id a reference names; a prefix must belong to exactly one key, revoked or not, so a revoke never guesses. */
-async function resolveKeyId(reference: KeyReference, store: ApiKeyStore): Promise<number> {
+async function resolveKeyId(reference: KeyReference, store: ApiKeysRepository): Promise<number> {
   if ('id' in reference) return reference.id;
   const matches = (await store.list()).filter((key) => key.prefix.startsWith(reference.prefix) || reference.prefix.startsWith(key.prefix));
   if (matches.length === 0) throw new CliError(`no API key has a prefix starting with ${reference.prefix}`, 1);

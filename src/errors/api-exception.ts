@@ -32,8 +32,8 @@ export interface ErrorBody {
 
 /**
  * An error the API answers deliberately: the filter renders it as `{code, message, status}` with
- * its headers. Domain errors subclass it so that code reads like the contract. This folder is a
- * leaf: http/, database/ and the features all use it, and it imports none of them. No class here
+ * its headers. Domain errors subclass it so that code reads like the contract. This file is a
+ * leaf: every folder uses it, and it imports nothing of ours. No class here
  * reuses a name @nestjs/common exports (its PayloadTooLargeException and the like answer in
  * Nest's own shape, not ours), so an import can never pick the wrong one.
  */

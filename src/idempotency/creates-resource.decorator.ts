@@ -10,11 +10,11 @@ import {
 import { ApiHeader, type HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
-import { errorResponses } from '../http/api-error-responses.decorator.js';
-import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
-import { absoluteUrl } from '../http/request-origin.js';
+import { errorResponses } from '../docs/api-error-responses.decorator.js';
+import { JsonBodyInterceptor } from '../validation/json-body.interceptor.js';
+import { absoluteUrl } from '../server/request-origin.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
-import { CREATED_STATUS } from './idempotency.store.js';
+import { CREATED_STATUS } from './idempotency.repository.js';
 
 /** The headers of a 201 from a CreatesResource operation, for its ApiCreatedResponse. */
 export const CREATED_HEADERS: HeadersObject = {

@@ -3,7 +3,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import type { Request, Response } from 'express';
 import { catchError, defer, type Observable, of } from 'rxjs';
 import { ValidationFailedException } from '../errors/api-exception.js';
-import { type IdempotencyClaim, IdempotencyStore } from './idempotency.store.js';
+import { type IdempotencyClaim, IdempotencyRepository } from './idempotency.repository.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -41,7 +41,7 @@ function membersInNameOrder(_name: string, value: unknown): unknown {
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(private readonly store: IdempotencyRepository) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<Request>();

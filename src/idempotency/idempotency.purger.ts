@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { IdempotencyStore } from './idempotency.store.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -12,7 +12,7 @@ export class IdempotencyPurger implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger('IdempotencyPurger');
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(private readonly store: IdempotencyRepository) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.purge();

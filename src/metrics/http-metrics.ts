@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import type { FinishedRequest } from '../http/edge.js';
-import { routeOf } from '../http/route-table.js';
-import { isDeprecatedCall } from '../logging/request-log.js';
+import type { FinishedRequest } from '../server/edge.js';
+import { routeOf } from '../server/route-table.js';
+import { isDeprecatedCall } from '../server/request-log.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 
 /** The parts of a mysql2 pool the gauges read. They are not public API: read defensively. */

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
-import { DeprecatedRoute } from '../http/deprecated-route.js';
-import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../http/pagination/page.js';
-import { ID_SCHEMA, ParseIdPipe } from '../http/parse-id.pipe.js';
+import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
+import { DeprecatedRoute } from '../docs/deprecated-route.js';
+import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
+import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
-import type { IdempotencyClaim } from '../idempotency/idempotency.store.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.repository.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetDto } from './dto/pet.dto.js';

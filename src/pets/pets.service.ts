@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { readPage, type Page } from '../http/pagination/page.js';
-import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.store.js';
+import { readPage, type Page } from '../pagination/page.js';
+import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.repository.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
 import { PetNotFoundException } from './pet-not-found.exception.js';

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
-import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
+import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { PetsService } from '../pets/pets.service.js';
 import { InventoryDto } from './dto/inventory.dto.js';
 

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
-import { ApiErrorResponses } from '../http/api-error-responses.decorator.js';
-import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../http/pagination/page.js';
-import { ID_SCHEMA, ParseIdPipe } from '../http/parse-id.pipe.js';
+import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
+import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
+import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
-import type { IdempotencyClaim } from '../idempotency/idempotency.store.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.repository.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
 import { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderDto } from './dto/order.dto.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { readPage, type Page } from '../http/pagination/page.js';
-import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.store.js';
+import { readPage, type Page } from '../pagination/page.js';
+import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.repository.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
 import { PetsRepository } from '../pets/pets.repository.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { ApiKeyStore } from '../../src/auth/api-key.store.js';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
 import { rawExchange, type RawResponse } from './support/raw-http.js';
 import { AUTH, expectError, TEST_API_KEY, useApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS } from './support/test-database.js';
@@ -218,7 +218,7 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
     const ctx = useApp(kind, { AUTH_FAILURES_PER_MINUTE: '5' });
 
     it('answers 429 RATE_LIMITED with Retry-After past the limit, without asking the database, while valid keys go on', async () => {
-      const store = ctx.app.get(ApiKeyStore);
+      const store = ctx.app.get(ApiKeysRepository);
       const { key: storedKey } = await store.create('used before the flood');
       expect((await ctx.http().get('/v1/pets').set('Authorization', `Bearer ${storedKey}`)).status).toBe(200);
       const { key: newKey } = await store.create('first used during the flood');

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
 import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency.interceptor.js';
-import { IdempotencyClaim, IdempotencyStore } from '../../src/idempotency/idempotency.store.js';
+import { IdempotencyClaim, IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
 import { PetsService } from '../../src/pets/pets.service.js';
 import { AUTH, expectError, startApp, TEST_API_KEY, useApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -143,7 +143,7 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     const claimedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 8_000);
     const { identifiers } = await insertRecord('late-owner', body, { createdAt: claimedAt });
     // The first owner, still running (its database was silent past the deadline), and a retry that takes its claim over.
-    const lateOwner = new IdempotencyClaim(ctx.app.get(IdempotencyStore), identifiers[0].id as number, claimedAt);
+    const lateOwner = new IdempotencyClaim(ctx.app.get(IdempotencyRepository), identifiers[0].id as number, claimedAt);
     expect((await post(body, 'late-owner')).status).toBe(201);
 
     await expect(ctx.app.get(PetsService).create(body, lateOwner)).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationFailedException } from '../../src/errors/api-exception.js';
-import { decodeCursor, encodeCursor } from '../../src/http/pagination/cursor.js';
+import { decodeCursor, encodeCursor } from '../../src/pagination/cursor.js';
 
 describe('keyset cursors', () => {
   it('round-trip the last id of a page for the same filter', () => {

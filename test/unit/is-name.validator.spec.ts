@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { validateSync } from 'class-validator';
-import { IsName } from '../../src/http/is-name.validator.js';
+import { IsName } from '../../src/validation/is-name.validator.js';
 
 class Named {
   @IsName(1, 5)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationFailedException } from '../../src/errors/api-exception.js';
-import { ParseIdPipe } from '../../src/http/parse-id.pipe.js';
+import { ParseIdPipe } from '../../src/validation/parse-id.pipe.js';
 
 describe('ParseIdPipe', () => {
   const pipe = new ParseIdPipe('petId');

@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Request, Response } from 'express';
-import { createLogger, requestLogLine } from '../../src/logging/request-log.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { requestLogLine } from '../../src/server/request-log.js';
 
 /** Logs one finished request and returns the line written. */
 function logOne(response: { statusCode: number; writableFinished?: boolean }, error?: Error): Record<string, any> {

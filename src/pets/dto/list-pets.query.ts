@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQuery } from '../../http/pagination/page-query.dto.js';
+import { PageQuery } from '../../pagination/page-query.dto.js';
 import { PET_STATUSES, type PetStatus } from '../pet-status.js';
 import { STATUS_PROPERTY } from './pet-properties.js';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { PET_STATUSES, type PetStatus } from '../pet-status.js';
-import { IsName } from '../../http/is-name.validator.js';
+import { IsName } from '../../validation/is-name.validator.js';
 import { CATEGORY_ID_PROPERTY, NAME_PROPERTY, STATUS_PROPERTY } from './pet-properties.js';
 
 const CATEGORY_ID_MESSAGE = `categoryId must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`;

@@ -1,6 +1,6 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { PET_STATUSES } from '../pet-status.js';
-import { ID_SCHEMA } from '../../http/parse-id.pipe.js';
+import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 
 /** The document's view of the fields Pet and NewPet share, so their bounds are stated once. */
 export const NAME_PROPERTY: ApiPropertyOptions = {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { PetStatus } from '../pet-status.js';
 import { CATEGORY_ID_PROPERTY, NAME_PROPERTY, STATUS_PROPERTY } from './pet-properties.js';
-import { ID_SCHEMA } from '../../http/parse-id.pipe.js';
+import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 
 /** An animal: a NewPet plus the identifier the service assigned, and always a status. */
 @ApiSchema({ name: 'Pet', description: 'An animal in the store.' })

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQuery } from '../../http/pagination/page-query.dto.js';
+import { PageQuery } from '../../pagination/page-query.dto.js';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status.js';
 import { ORDER_STATUS_PROPERTY } from './order-properties.js';
 

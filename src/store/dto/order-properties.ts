@@ -1,6 +1,6 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { ORDER_STATUSES } from '../order-status.js';
-import { ID_SCHEMA } from '../../http/parse-id.pipe.js';
+import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 
 /** The document's view of the fields Order and NewOrder share. */
 export const PET_ID_PROPERTY: ApiPropertyOptions = {

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { StoredOrder } from '../orders.repository.js';
 import type { OrderStatus } from '../order-status.js';
 import { COMPLETE_PROPERTY, ORDER_STATUS_PROPERTY, PET_ID_PROPERTY, QUANTITY_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
-import { ID_SCHEMA } from '../../http/parse-id.pipe.js';
+import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 
 @ApiSchema({ name: 'Order', description: 'An order for an animal.' })
 export class OrderDto {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { isDatabaseUnavailableAnswer } from '../errors/database-unavailable.js';
-import type { FinishedRequest } from '../http/edge.js';
+import type { FinishedRequest } from './edge.js';
 
 /** How often an outage that goes on is reported, with the count of the requests it refused. */
 export const OUTAGE_REPORT_INTERVAL_MS = 10_000;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ERROR_CODES, type ErrorCode } from '../errors/api-exception.js';
+import { ERROR_CODES, type ErrorCode } from './api-exception.js';
 
 @ApiSchema({ name: 'Error', description: 'Every error response, from every layer, has this shape.' })
 export class ErrorDto {

@@ -16,7 +16,7 @@ import {
   DatabaseUnavailableException,
   isDatabaseUnavailable,
   markDatabaseUnavailable,
-} from '../errors/database-unavailable.js';
+} from './database-unavailable.js';
 import { redactUrl } from '../logging/redact-url.js';
 import {
   ApiException,
@@ -24,8 +24,8 @@ import {
   MethodNotOnRouteException,
   RouteNotFoundException,
   ValidationFailedException,
-} from '../errors/api-exception.js';
-import { RouteTable } from './route-table.js';
+} from './api-exception.js';
+import { RouteTable } from '../server/route-table.js';
 
 /**
  * Renders every error, from every layer, as `{code, message, status}`. Anything it does not know is

@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Observable } from 'rxjs';
-import { absoluteUrl } from './request-origin.js';
+import { absoluteUrl } from '../server/request-origin.js';
 
 export interface Deprecation {
   /** When the operation was first shipped as deprecated. */

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, type HeadersObject } from '@nestjs/swagger';
 import type { ErrorBody, ErrorCode } from '../errors/api-exception.js';
-import { ErrorDto } from './error.dto.js';
+import { ErrorDto } from '../errors/error.dto.js';
 
 /** Why an operation answers with a code, in a sentence; the document shows it under the code's status. */
 export type ErrorReasons = Partial<Record<ErrorCode, string>>;

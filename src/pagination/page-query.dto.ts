@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { integerFromQuery } from '../query-transforms.js';
+import { integerFromQuery } from '../validation/query-transforms.js';
 
 const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100';
 

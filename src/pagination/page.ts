@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, type NestInterceptor, UseInter
 import type { HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
-import { absoluteUrl } from '../request-origin.js';
+import { absoluteUrl } from '../server/request-origin.js';
 import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
 import type { PageQuery } from './page-query.dto.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ValidationFailedException } from '../../errors/api-exception.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
 
 /** The filter a listing was made with. */
 export type ListFilter = Readonly<Record<string, string | undefined>>;

@@ -10,4 +10,4 @@ import { RouteTable } from './route-table.js';
   providers: [RouteTable, InFlightRequests],
   exports: [RouteTable, InFlightRequests],
 })
-export class HttpModule {}
+export class ServerModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
-import { isName } from '../http/is-name.validator.js';
+import { isName } from '../validation/is-name.validator.js';
 import { generateApiKey } from './api-key-secret.js';
 import { ApiKey } from './api-key.entity.js';
 
@@ -15,7 +15,7 @@ export class InvalidApiKeyNameError extends Error {
 
 /** The stored API keys. Used by the service and by the command-line tool (src/cli/apikey.ts). */
 @Injectable()
-export class ApiKeyStore {
+export class ApiKeysRepository {
   constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
 
   /** Makes a key; the returned `key` is the only copy of the secret there will ever be. */

@@ -1,28 +1,8 @@
-import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
-import type { AppConfig } from '../config/app-config.js';
+import type { Logger } from 'pino';
 import { isDatabaseUnavailableAnswer } from '../errors/database-unavailable.js';
-import type { FinishedRequest } from '../http/edge.js';
-import { routeOf } from '../http/route-table.js';
-import { redactUrl } from './redact-url.js';
-
-/**
- * The service's one pino logger, writing JSON lines to stdout. Headers are never logged, nor the
- * values of credential-like query parameters; the redaction is a second line of defence for
- * anything that logs an object holding credentials.
- */
-export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty' | 'logFile'>, destination?: DestinationStream): Logger {
-  const options: LoggerOptions = {
-    level: config.logLevel,
-    // Exact paths: a wildcard would be checked against every line at every level.
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
-    transport:
-      config.logPretty && !config.logFile
-        ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } }
-        : undefined,
-  };
-  if (destination) return pino(options, destination);
-  return config.logFile ? pino(options, pino.destination({ dest: config.logFile, append: true, mkdir: true })) : pino(options);
-}
+import type { FinishedRequest } from './edge.js';
+import { routeOf } from './route-table.js';
+import { redactUrl } from '../logging/redact-url.js';
 
 /**
  * One line per finished request: request id, method, URL, route pattern, status, duration in ms

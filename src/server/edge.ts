@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BrowserCallRefusedException } from '../auth/api-key.exceptions.js';
 import type { ApiException } from '../errors/api-exception.js';
 import { databaseUnavailableAnswer, markDatabaseUnavailable } from '../errors/database-unavailable.js';
-import { sendApiError } from './api-exception.filter.js';
+import { sendApiError } from '../errors/api-exception.filter.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import { toOriginForm } from './request-target.js';
 

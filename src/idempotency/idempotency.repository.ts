@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/unique-violation.js';
-import { ANSWER_DEADLINE_MS } from '../http/edge.js';
+import { ANSWER_DEADLINE_MS } from '../server/edge.js';
 import { IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
 import { IdempotencyRecord } from './idempotency-record.entity.js';
 
@@ -27,7 +27,7 @@ export type ClaimOutcome =
  * instances, which request runs: the one whose insert succeeds.
  */
 @Injectable()
-export class IdempotencyStore {
+export class IdempotencyRepository {
   constructor(@InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>) {}
 
   /** Claims the key for this request, or says what the client gets instead: a replay, 409 or 422. */
@@ -116,7 +116,7 @@ function secondsUntil(time: number): number {
 /** A request's hold on its Idempotency-Key, from claim to completion or release; `claimedAt` tells it from a later takeover. */
 export class IdempotencyClaim {
   constructor(
-    private readonly store: IdempotencyStore,
+    private readonly store: IdempotencyRepository,
     readonly recordId: number,
     readonly claimedAt: Date,
   ) {}
