@@ -11,6 +11,7 @@ import { constantHeaders, httpEdge } from './server/edge.js';
 import { InFlightRequests } from './server/in-flight-requests.js';
 import { PUBLIC_BASE_URL_SETTING } from './server/request-origin.js';
 import { RouteTable } from './server/route-table.js';
+import { UnroutedRequests } from './server/unrouted-requests.js';
 import { databaseOutageLog } from './server/database-outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 import { requestLogLine } from './server/request-log.js';
@@ -58,6 +59,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   );
   boundClientConnections(app.getHttpServer(), config.connections, serverMethods);
   serveOpenApiDocument(app, buildOpenApiDocument(app, config));
+  // After the documents, ahead of the routes app.init() adds: what no route takes is answered here.
+  app.use(app.get(UnroutedRequests).handle);
   await app.init();
   app.useLogger(app.get(Logger));
   return app;

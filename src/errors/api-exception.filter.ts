@@ -1,46 +1,24 @@
-import {
-  type ArgumentsHost,
-  BadRequestException,
-  Catch,
-  type ExceptionFilter,
-  HttpException,
-  HttpStatus,
-  Logger,
-  NotFoundException,
-} from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiKeyService } from '../auth/api-key.service.js';
-import { clientAddress } from '../auth/client-address.js';
+import { redactUrl } from '../logging/redact-url.js';
+import { ApiException, InternalErrorException } from './api-exception.js';
 import {
   databaseUnavailableAnswer,
   DatabaseUnavailableException,
   isDatabaseUnavailable,
   markDatabaseUnavailable,
 } from './database-unavailable.js';
-import { redactUrl } from '../logging/redact-url.js';
-import {
-  ApiException,
-  InternalErrorException,
-  MethodNotOnRouteException,
-  RouteNotFoundException,
-  ValidationFailedException,
-} from './api-exception.js';
-import { RouteTable } from '../server/route-table.js';
 
 /**
- * Renders every error, from every layer, as `{code, message, status}`. Anything it does not know is
- * a 500 that is logged in full and tells the client nothing.
+ * Renders every error, from every layer, as `{code, message, status}`, and does nothing else: the
+ * errors of the contract arrive as ApiExceptions, a database that failed as the driver's error.
+ * Anything else is a 500 that is logged in full and tells the client nothing.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(
-    private readonly apiKeys: ApiKeyService,
-    private readonly routes: RouteTable,
-  ) {}
-
-  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
+  catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) {
@@ -52,50 +30,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    let error: ApiException;
-    try {
-      error = (await this.authenticationFailure(exception, request)) ?? this.toApiException(exception, request);
-    } catch (failure) {
-      error = this.toApiException(failure, request);
-    }
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
+    const error = this.toApiException(exception, request);
     if (error instanceof DatabaseUnavailableException) markDatabaseUnavailable(response, describe(exception));
     sendApiError(response, error);
   }
 
-  /**
-   * A request that failed before ApiKeyGuard saw it (no route, a bad URL) is answered 401 when it
-   * has no valid key: authentication comes before everything else a client can get wrong.
-   */
-  private async authenticationFailure(exception: unknown, request: Request): Promise<ApiException | undefined> {
-    const decided = request.apiKey !== undefined || (exception instanceof ApiException && exception.status === 401);
-    // When the database failed (authenticating, perhaps), asking it again would only wait twice.
-    if (decided || isDatabaseUnavailable(exception)) return undefined;
-    try {
-      await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
-      return undefined;
-    } catch (denied) {
-      if (denied instanceof ApiException) return denied;
-      throw denied;
-    }
-  }
-
   private toApiException(exception: unknown, request: Request): ApiException {
     if (exception instanceof ApiException) return exception;
-    // Nest's router raises NotFoundException for a request no route matched.
-    if (exception instanceof NotFoundException) {
-      const allowed = this.routes.allowedMethods(request.path);
-      return allowed.length > 0
-        ? new MethodNotOnRouteException(request.method, request.path, allowed)
-        : new RouteNotFoundException(request.method, request.path);
-    }
-    // Express rejects a path whose percent-encoding does not decode.
-    if (exception instanceof BadRequestException) {
-      return new ValidationFailedException('The request URL is malformed.');
-    }
     // Logged as part of the outage (database-outage-log.ts), not one line per request.
     if (isDatabaseUnavailable(exception)) return databaseUnavailableAnswer(request);
     // The readiness check (terminus) reports a failed dependency this way.

@@ -3,6 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request } from 'express';
 import { match } from 'path-to-regexp';
+import {
+  type ApiException,
+  MethodNotOnRouteException,
+  RouteNotFoundException,
+  ValidationFailedException,
+} from '../errors/api-exception.js';
 
 /**
  * Whether an Express route is one of the application's: Nest mounts middleware on catch-all routes
@@ -19,13 +25,18 @@ export function routeOf(request: IncomingMessage): string | null {
 }
 
 interface RouteEntry {
+  /** Whether the route's pattern matches the path; throws URIError when its parameters do not decode, as Express does. */
   readonly matches: (path: string) => boolean;
   readonly methods: readonly string[];
+  /** Registered with `all`: it answers every method. */
+  readonly allMethods: boolean;
 }
 
 /**
- * Which methods a path answers to, for the 405 `Allow` header. Read from Express's own router
- * (routes are final once the app has started), with the path-to-regexp version Express matches with.
+ * Which routes take a request, read from Express's own router (routes are final once the app has
+ * started) with the path-to-regexp version Express matches with and the same defaults, so that its
+ * answers are Express's: why no route takes a request (404, 405 with `Allow`, a malformed URL), and
+ * which methods the server answers to at all (`OPTIONS *`).
  */
 @Injectable()
 export class RouteTable {
@@ -33,24 +44,45 @@ export class RouteTable {
 
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
-  allowedMethods(path: string): string[] {
-    return methodsOf((this.entries ??= this.readRoutes()).filter((entry) => entry.matches(path)));
+  /**
+   * Why no route takes `method path`, as the error to answer; undefined when a route takes it. Like
+   * Express, it tries the routes in order, and the first whose pattern matches a path with a
+   * parameter that does not decode makes the whole URL malformed.
+   */
+  refusal(method: string, path: string): ApiException | undefined {
+    const matching: RouteEntry[] = [];
+    for (const entry of this.routes()) {
+      try {
+        if (!entry.matches(path)) continue;
+      } catch {
+        return new ValidationFailedException('The request URL is malformed.');
+      }
+      if (entry.allMethods || entry.methods.includes(method) || (method === 'HEAD' && entry.methods.includes('GET'))) return undefined;
+      matching.push(entry);
+    }
+    return matching.length > 0
+      ? new MethodNotOnRouteException(method, path, methodsOf(matching))
+      : new RouteNotFoundException(method, path);
   }
 
   /** Every method some route answers to: what `OPTIONS *` reports. */
   methodsOfAnyRoute(): string[] {
-    return methodsOf((this.entries ??= this.readRoutes()));
+    return methodsOf(this.routes());
+  }
+
+  private routes(): readonly RouteEntry[] {
+    return (this.entries ??= this.readRoutes());
   }
 
   private readRoutes(): RouteEntry[] {
     const stack: ExpressLayer[] = this.adapterHost.httpAdapter.getInstance().router.stack;
     return stack.flatMap(({ route }) => {
       if (!route || typeof route.path !== 'string' || !isApplicationRoute(route.path)) return [];
-      const matcher = match(route.path, { decode: false });
+      const matcher = match(route.path);
       const methods = Object.keys(route.methods)
         .filter((method) => method !== '_all')
         .map((method) => method.toUpperCase());
-      return [{ matches: (path: string) => matcher(path) !== false, methods }];
+      return [{ matches: (path: string) => matcher(path) !== false, methods, allMethods: route.methods._all === true }];
     });
   }
 }

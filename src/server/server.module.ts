@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { RouteTable } from './route-table.js';
+import { UnroutedRequests } from './unrouted-requests.js';
 
 /**
- * What the request pipeline (AppModule's list) and the edge (createApp) need from the HTTP layer:
- * the route table behind 405's `Allow`, and the responses in flight, which a stop drains.
+ * What createApp mounts around the application's routes: the responses in flight (which a stop
+ * drains), the route table, and the answer to requests no route takes.
  */
 @Module({
-  providers: [RouteTable, InFlightRequests],
-  exports: [RouteTable, InFlightRequests],
+  imports: [AuthModule],
+  providers: [RouteTable, InFlightRequests, UnroutedRequests],
+  exports: [RouteTable, InFlightRequests, UnroutedRequests],
 })
 export class ServerModule {}
