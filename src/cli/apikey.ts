@@ -68,7 +68,7 @@ function parseKeyReference(given: string): KeyReference {
 }
 
 async function openStore(config: AppConfig): Promise<{ store: ApiKeysRepository; close: () => Promise<void> }> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
+  const dataSource = new DataSource({ ...buildDataSourceOptions(config.database, [ApiKey]), migrationsRun: config.migrationsRun });
   try {
     await dataSource.initialize();
   } catch (error) {

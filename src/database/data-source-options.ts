@@ -1,16 +1,11 @@
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
-import { ApiKey } from '../auth/api-key.entity.js';
-import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
-import { Pet } from '../pets/pet.entity.js';
-import { Order } from '../store/order.entity.js';
 import { CreatePets1795219200000 } from './migrations/1795219200000-CreatePets.js';
 import { CreateApiKeys1795219300000 } from './migrations/1795219300000-CreateApiKeys.js';
 import { CreateIdempotencyRecords1795219400000 } from './migrations/1795219400000-CreateIdempotencyRecords.js';
 import { CreateOrders1795219500000 } from './migrations/1795219500000-CreateOrders.js';
 import { DropTimedOutConnections } from './mysql-pool-bounds.js';
 
-export const ENTITIES = [Pet, ApiKey, IdempotencyRecord, Order];
 export const MIGRATIONS = [
   CreatePets1795219200000,
   CreateApiKeys1795219300000,
@@ -19,12 +14,14 @@ export const MIGRATIONS = [
 ];
 
 /**
- * The one place TypeORM options are built: the application (DatabaseModule) and TypeORM's CLI
- * (ormconfig.ts) both call it, so they always talk to the same schema the same way.
+ * The one place TypeORM options are built: the application (DatabaseModule), TypeORM's CLI
+ * (ormconfig.ts) and the key tool all call it, so they always talk to the same schema the same way.
+ * The application's entities come from its feature modules (`TypeOrmModule.forFeature`); a
+ * DataSource outside Nest names those it uses (src/entities.ts has them all).
  */
-export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+export function buildDataSourceOptions(database: DatabaseConfig, entities: readonly (new () => object)[] = []): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
+    entities: entities.slice(),
     migrations: MIGRATIONS,
     // The schema is owned by the migrations alone.
     synchronize: false,

@@ -17,6 +17,8 @@ const POOL_BOUNDS = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000 };
       inject: [AppConfig, PINO_LOGGER],
       useFactory: (config: AppConfig, logger: Logger) => ({
         ...buildDataSourceOptions(config.database),
+        // Each feature module registers its entities (TypeOrmModule.forFeature).
+        autoLoadEntities: true,
         logger: new TypeOrmLogger(logger),
         migrationsRun: config.migrationsRun,
         // TypeORM's default is 9 retries 3 s apart. A database that is not there at start stops

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { Pet } from './pet.entity.js';
 import { PetsController } from './pets.controller.js';
 import { PetsRepository } from './pets.repository.js';
 import { PetsService } from './pets.service.js';
 
 @Module({
-  imports: [IdempotencyModule],
+  imports: [TypeOrmModule.forFeature([Pet]), IdempotencyModule],
   controllers: [PetsController],
   providers: [PetsRepository, PetsService],
   exports: [PetsRepository, PetsService],

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { PetsModule } from '../pets/pets.module.js';
 import { InventoryController } from './inventory.controller.js';
+import { Order } from './order.entity.js';
 import { OrdersController } from './orders.controller.js';
 import { OrdersRepository } from './orders.repository.js';
 import { OrdersService } from './orders.service.js';
 
 @Module({
-  imports: [IdempotencyModule, PetsModule],
+  imports: [TypeOrmModule.forFeature([Order]), IdempotencyModule, PetsModule],
   controllers: [OrdersController, InventoryController],
   providers: [OrdersRepository, OrdersService],
 })
