@@ -90,6 +90,22 @@ export class IdempotencyRepository {
     await this.records.delete({ id: claim.recordId, state: 'in_flight', createdAt: claim.claimedAt });
   }
 
+  /**
+   * Runs `create` so that what it creates and the response stored for the request's Idempotency-Key
+   * commit together: a retry finds either both or neither, never a pet without its record. Without a
+   * claim it runs as it is. `create` gets the manager to run its statements on: the one way a
+   * transaction is handed to a repository. (On SQLite the transaction holds only database
+   * statements, which better-sqlite3 runs synchronously, so no other request's can interleave.)
+   */
+  createOnce<T>(claim: IdempotencyClaim | undefined, create: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!claim) return create(this.records.manager);
+    return this.records.manager.transaction(async (transaction) => {
+      const created = await create(transaction);
+      await claim.complete(transaction, CREATED_STATUS, created);
+      return created;
+    });
+  }
+
   async purgeExpired(): Promise<number> {
     return (await this.records.delete({ expiresAt: LessThan(new Date()) })).affected ?? 0;
   }
@@ -128,23 +144,4 @@ export class IdempotencyClaim {
   release(): Promise<void> {
     return this.store.release(this);
   }
-}
-
-/**
- * Runs `create` so that what it creates and the response stored for the request's Idempotency-Key
- * commit together: a retry finds either both or neither, never a pet without its record. Without a
- * claim it runs as it is. (On SQLite the transaction holds only database statements, which
- * better-sqlite3 runs synchronously, so no other request's statements can interleave with it.)
- */
-export async function createOnce<T>(
-  manager: EntityManager,
-  claim: IdempotencyClaim | undefined,
-  create: (manager: EntityManager) => Promise<T>,
-): Promise<T> {
-  if (!claim) return create(manager);
-  return manager.transaction(async (transaction) => {
-    const created = await create(transaction);
-    await claim.complete(transaction, CREATED_STATUS, created);
-    return created;
-  });
 }

@@ -10,6 +10,6 @@ import { PetsService } from './pets.service.js';
   imports: [TypeOrmModule.forFeature([Pet]), IdempotencyModule],
   controllers: [PetsController],
   providers: [PetsRepository, PetsService],
-  exports: [PetsRepository, PetsService],
+  exports: [PetsService],
 })
 export class PetsModule {}

@@ -1,28 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { readPage, type Page } from '../pagination/page.js';
-import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.repository.js';
+import { type IdempotencyClaim, IdempotencyRepository } from '../idempotency/idempotency.repository.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
+import type { PetDto } from './dto/pet.dto.js';
 import { PetNotFoundException } from './pet-not-found.exception.js';
 import { PET_STATUSES, type PetStatus } from './pet-status.js';
-import { PetsRepository, type StoredPet } from './pets.repository.js';
+import { PetsRepository } from './pets.repository.js';
 
 @Injectable()
 export class PetsService {
   constructor(
     private readonly pets: PetsRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly idempotency: IdempotencyRepository,
   ) {}
 
-  list(query: ListPetsQuery): Promise<Page<StoredPet>> {
+  list(query: ListPetsQuery): Promise<Page<PetDto>> {
     const { status } = query;
     return readPage('pets', query, { status }, (afterId, limit) => this.pets.page(status, afterId, limit));
   }
 
-  create({ name, categoryId, status = 'available' }: NewPetDto, claim?: IdempotencyClaim): Promise<StoredPet> {
-    return createOnce(this.dataSource.manager, claim, (manager) => this.pets.insert({ name, categoryId, status }, manager));
+  create({ name, categoryId, status = 'available' }: NewPetDto, claim?: IdempotencyClaim): Promise<PetDto> {
+    return this.idempotency.createOnce(claim, (manager) => this.pets.insert({ name, categoryId, status }, manager));
   }
 
   /** How many pets have each status, every status present. */
@@ -32,7 +32,12 @@ export class PetsService {
     return counts;
   }
 
-  async get(id: number): Promise<StoredPet> {
+  /** Whether the pet exists, asked on `manager` (inside its transaction) when given one. */
+  exists(id: number, manager?: EntityManager): Promise<boolean> {
+    return this.pets.exists(id, manager);
+  }
+
+  async get(id: number): Promise<PetDto> {
     const pet = await this.pets.get(id);
     if (!pet) throw new PetNotFoundException(id);
     return pet;

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { readPage, type Page } from '../pagination/page.js';
-import { createOnce, type IdempotencyClaim } from '../idempotency/idempotency.repository.js';
+import { type IdempotencyClaim, IdempotencyRepository } from '../idempotency/idempotency.repository.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
-import { PetsRepository } from '../pets/pets.repository.js';
+import { PetsService } from '../pets/pets.service.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderDto } from './dto/order.dto.js';
@@ -15,8 +13,8 @@ import { OrdersRepository } from './orders.repository.js';
 export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
-    private readonly pets: PetsRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pets: PetsService,
+    private readonly idempotency: IdempotencyRepository,
   ) {}
 
   async list(query: ListOrdersQuery): Promise<Page<OrderDto>> {
@@ -26,7 +24,7 @@ export class OrdersService {
   }
 
   place({ petId, quantity, status = 'placed', shipDate, complete = false }: NewOrderDto, claim?: IdempotencyClaim): Promise<OrderDto> {
-    return createOnce(this.dataSource.manager, claim, async (manager) => {
+    return this.idempotency.createOnce(claim, async (manager) => {
       if (!(await this.pets.exists(petId, manager))) throw new PetNotFoundException(petId);
       const order = await this.orders.insert(
         { petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete },
