@@ -27,7 +27,7 @@ export const CREATED_HEADERS: HeadersObject = {
 
 /**
  * A POST that creates a member of the collection it is sent to from a JSON body: 201, `Location`,
- * and `Idempotency-Key` support. The service completes the request's claim (see createOnce).
+ * and `Idempotency-Key` support. The service creates through IdempotencyRepository.createOnce.
  */
 export function CreatesResource(): MethodDecorator {
   return applyDecorators(

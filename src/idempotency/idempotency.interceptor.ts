@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { catchError, defer, type Observable, of } from 'rxjs';
+import { catchError, defer, map, type Observable } from 'rxjs';
 import { ValidationFailedException } from '../errors/api-exception.js';
-import { type IdempotencyClaim, IdempotencyRepository } from './idempotency.repository.js';
+import { IdempotentRequest } from './idempotency.repository.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** The request's hold on its Idempotency-Key, for the service to complete with what it creates. */
-    idempotencyClaim?: IdempotencyClaim;
+    /** The request's Idempotency-Key, for the service to create once with (IdempotencyRepository.createOnce). */
+    idempotency?: IdempotentRequest;
   }
 }
 
@@ -37,13 +37,13 @@ function membersInNameOrder(_name: string, value: unknown): unknown {
 /**
  * Makes a POST safe to retry: with an Idempotency-Key, the first request runs and its response is
  * stored (per API key, 24 hours); a retry with the same body gets that response again with
- * `Idempotent-Replayed: true` and creates nothing. Without the header nothing changes.
+ * `Idempotent-Replayed: true` and creates nothing. Without the header nothing changes. The key is
+ * read and checked here, and claimed by the service (createOnce) once the body has been validated,
+ * so a request refused for its body costs the records nothing.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly store: IdempotencyRepository) {}
-
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request>();
     const header = request.headers['idempotency-key'];
     if (header === undefined) return next.handle();
@@ -51,19 +51,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
     // The claim belongs to the API key: the request pipeline authenticates before any route's interceptor.
     if (!request.apiKey) throw new Error('IdempotencyInterceptor ran on a request that was not authenticated');
     const key = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
-    const outcome = await this.store.claim(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, request.body));
-    if (outcome.kind === 'replay') {
-      const response = context.switchToHttp().getResponse<Response>();
-      response.status(outcome.status).setHeader('Idempotent-Replayed', 'true');
-      return of(outcome.body);
-    }
-
-    request.idempotencyClaim = outcome.claim;
+    const idempotency = new IdempotentRequest(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, request.body));
+    request.idempotency = idempotency;
     return next.handle().pipe(
+      map((body: unknown) => {
+        if (idempotency.replayed) context.switchToHttp().getResponse<Response>().setHeader('Idempotent-Replayed', 'true');
+        return body;
+      }),
       // Only a stored success is replayed; a failed request frees its key for the retry.
       catchError((error: unknown) =>
         defer(async () => {
-          await outcome.claim.release().catch(() => undefined);
+          await idempotency.claim?.release().catch(() => undefined);
           throw error;
         }),
       ),

@@ -19,8 +19,7 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
 export const ABANDONED_AFTER_MS = ANSWER_DEADLINE_MS + 2_500;
 
 export type ClaimOutcome =
-  | { readonly kind: 'claimed'; readonly claim: IdempotencyClaim }
-  | { readonly kind: 'replay'; readonly status: number; readonly body: unknown };
+  { readonly kind: 'claimed'; readonly claim: IdempotencyClaim } | { readonly kind: 'replay'; readonly body: unknown };
 
 /**
  * The Idempotency-Key records. The unique index on (API key, Idempotency-Key) decides, across all
@@ -60,7 +59,7 @@ export class IdempotencyRepository {
       }
       if (existing.requestHash !== requestHash) throw new IdempotencyKeyReusedException();
       if (existing.state === 'done') {
-        return { kind: 'replay', status: existing.responseStatus ?? 200, body: JSON.parse(existing.responseBody ?? 'null') };
+        return { kind: 'replay', body: JSON.parse(existing.responseBody ?? 'null') };
       }
       const abandonedAt = existing.createdAt.getTime() + ABANDONED_AFTER_MS;
       if (Date.now() >= abandonedAt && (await this.takeOver(existing, now))) {
@@ -91,14 +90,23 @@ export class IdempotencyRepository {
   }
 
   /**
-   * Runs `create` so that what it creates and the response stored for the request's Idempotency-Key
-   * commit together: a retry finds either both or neither, never a pet without its record. Without a
-   * claim it runs as it is. `create` gets the manager to run its statements on: the one way a
-   * transaction is handed to a repository. (On SQLite the transaction holds only database
-   * statements, which better-sqlite3 runs synchronously, so no other request's can interleave.)
+   * Runs `create` once per Idempotency-Key: the key is claimed here, after the request's body was
+   * validated, and what `create` makes commits together with the response stored for the key, so a
+   * retry finds either both or neither, never a pet without its record. A retry of a finished
+   * request gets the stored response back and creates nothing; a request without the header runs
+   * as it is. `create` gets the manager to run its statements on: the one way a transaction is
+   * handed to a repository. (On SQLite the transaction holds only database statements, which
+   * better-sqlite3 runs synchronously, so no other request's can interleave.)
    */
-  createOnce<T>(claim: IdempotencyClaim | undefined, create: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (!claim) return create(this.records.manager);
+  async createOnce<T>(request: IdempotentRequest | undefined, create: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!request) return create(this.records.manager);
+    const outcome = await this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint);
+    if (outcome.kind === 'replay') {
+      request.replayed = true;
+      // What this same request created and answered before.
+      return outcome.body as T;
+    }
+    const claim = (request.claim = outcome.claim);
     return this.records.manager.transaction(async (transaction) => {
       const created = await create(transaction);
       await claim.complete(transaction, CREATED_STATUS, created);
@@ -144,4 +152,20 @@ export class IdempotencyClaim {
   release(): Promise<void> {
     return this.store.release(this);
   }
+}
+
+/**
+ * A create sent with an Idempotency-Key, as IdempotencyInterceptor read it: createOnce claims the
+ * key (or finds it answered), and the interceptor releases the claim if the request then fails.
+ */
+export class IdempotentRequest {
+  claim?: IdempotencyClaim;
+  /** Answered with the response stored for an earlier request with the same key. */
+  replayed = false;
+
+  constructor(
+    readonly apiKeyId: string,
+    readonly idempotencyKey: string,
+    readonly fingerprint: string,
+  ) {}
 }

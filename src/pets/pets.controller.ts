@@ -6,7 +6,7 @@ import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
-import type { IdempotencyClaim } from '../idempotency/idempotency.repository.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetDto } from './dto/pet.dto.js';
@@ -49,8 +49,8 @@ export class PetsController {
     UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
     PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
   })
-  create(@Body() newPet: NewPetDto, @Idempotency() claim?: IdempotencyClaim): Promise<PetDto> {
-    return this.pets.create(newPet, claim);
+  create(@Body() newPet: NewPetDto, @Idempotency() idempotency?: IdempotentRequest): Promise<PetDto> {
+    return this.pets.create(newPet, idempotency);
   }
 
   @Get(':petId')

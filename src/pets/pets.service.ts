@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { readPage, type Page } from '../pagination/page.js';
-import { type IdempotencyClaim, IdempotencyRepository } from '../idempotency/idempotency.repository.js';
+import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
 import type { PetDto } from './dto/pet.dto.js';
@@ -21,8 +21,8 @@ export class PetsService {
     return readPage('pets', query, { status }, (afterId, limit) => this.pets.page(status, afterId, limit));
   }
 
-  create({ name, categoryId, status = 'available' }: NewPetDto, claim?: IdempotencyClaim): Promise<PetDto> {
-    return this.idempotency.createOnce(claim, (manager) => this.pets.insert({ name, categoryId, status }, manager));
+  create({ name, categoryId, status = 'available' }: NewPetDto, idempotency?: IdempotentRequest): Promise<PetDto> {
+    return this.idempotency.createOnce(idempotency, (manager) => this.pets.insert({ name, categoryId, status }, manager));
   }
 
   /** How many pets have each status, every status present. */

@@ -6,7 +6,7 @@ import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
-import type { IdempotencyClaim } from '../idempotency/idempotency.repository.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
 import { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderDto } from './dto/order.dto.js';
@@ -46,8 +46,8 @@ export class OrdersController {
     PET_NOT_FOUND: 'No animal has the petId.',
     PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
   })
-  place(@Body() newOrder: NewOrderDto, @Idempotency() claim?: IdempotencyClaim): Promise<OrderDto> {
-    return this.orders.place(newOrder, claim);
+  place(@Body() newOrder: NewOrderDto, @Idempotency() idempotency?: IdempotentRequest): Promise<OrderDto> {
+    return this.orders.place(newOrder, idempotency);
   }
 
   @Get(':orderId')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { readPage, type Page } from '../pagination/page.js';
-import { type IdempotencyClaim, IdempotencyRepository } from '../idempotency/idempotency.repository.js';
+import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
 import { PetsService } from '../pets/pets.service.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
@@ -23,8 +23,11 @@ export class OrdersService {
     return { ...page, items: page.items.map(OrderDto.from) };
   }
 
-  place({ petId, quantity, status = 'placed', shipDate, complete = false }: NewOrderDto, claim?: IdempotencyClaim): Promise<OrderDto> {
-    return this.idempotency.createOnce(claim, async (manager) => {
+  place(
+    { petId, quantity, status = 'placed', shipDate, complete = false }: NewOrderDto,
+    idempotency?: IdempotentRequest,
+  ): Promise<OrderDto> {
+    return this.idempotency.createOnce(idempotency, async (manager) => {
       if (!(await this.pets.exists(petId, manager))) throw new PetNotFoundException(petId);
       const order = await this.orders.insert(
         { petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete },

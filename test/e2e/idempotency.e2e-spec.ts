@@ -6,7 +6,7 @@ import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
 import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency.interceptor.js';
 import { IdempotencyClaim, IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
-import { PetsService } from '../../src/pets/pets.service.js';
+import { PetsRepository } from '../../src/pets/pets.repository.js';
 import { AUTH, expectError, startApp, TEST_API_KEY, useApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -146,7 +146,12 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     const lateOwner = new IdempotencyClaim(ctx.app.get(IdempotencyRepository), identifiers[0].id as number, claimedAt);
     expect((await post(body, 'late-owner')).status).toBe(201);
 
-    await expect(ctx.app.get(PetsService).create(body, lateOwner)).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    // What createOnce runs for it: the create and the completion in one transaction.
+    const lateCreate = ctx.app.get(DataSource).transaction(async (manager) => {
+      const pet = await ctx.app.get(PetsRepository).insert({ ...body, status: 'available' }, manager);
+      await lateOwner.complete(manager, 201, pet);
+    });
+    await expect(lateCreate).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
     await lateOwner.release();
     expect(await petsNamed(body.name)).toBe(1);
     expect((await post(body, 'late-owner')).headers['idempotent-replayed']).toBe('true');
@@ -165,6 +170,16 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     expect(response.status).toBe(201);
     expect(response.headers['idempotent-replayed']).toBeUndefined();
     expect(await petsNamed(body.name)).toBe(1);
+  });
+
+  it('validates the body before it claims the key: a bad body with a used key is a 400 and stores nothing', async () => {
+    const name = uniqueName();
+    expect((await post({ name, categoryId: 1 }, `early-${name}`)).status).toBe(201);
+    expectError(await post({ name, categoryId: 0 }, `early-${name}`), 400, 'VALIDATION_FAILED');
+    const records = ctx.app.get(DataSource).getRepository(IdempotencyRecord);
+    expectError(await post({ name, categoryId: 0 }, `never-${name}`), 400, 'VALIDATION_FAILED');
+    expect(await records.countBy({ idempotencyKey: `never-${name}` })).toBe(0);
+    expect((await post({ name, categoryId: 1 }, `early-${name}`)).headers['idempotent-replayed']).toBe('true');
   });
 
   it('frees the key when the request fails, so the corrected retry runs', async () => {
