@@ -10,7 +10,8 @@ export const PINO_LOGGER = Symbol('PINO_LOGGER');
  * Logging through nestjs-pino: Nest's Logger (and so every `new Logger(...)` in the code) writes
  * through the same pino logger as the request lines. Its per-request middleware is not mounted
  * (`forRoutes: []`): it binds a child logger to every request through AsyncLocalStorage, a cost per
- * request for what the lines that concern a request already carry: its id.
+ * request for what the lines that concern a request already carry: its id. It stays for its Logger,
+ * the kept adapter from Nest's LoggerService (message, context, error) to pino; pino-http is its peer.
  */
 @Global()
 @Module({})
