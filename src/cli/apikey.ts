@@ -6,7 +6,7 @@
  */
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ApiKey } from '../auth/api-key.entity.js';
+import type { ApiKey } from '../auth/api-key.entity.js';
 import { REVOCATIONS_CHANNEL } from '../auth/api-key.service.js';
 import { ApiKeysRepository, InvalidApiKeyNameError } from '../auth/api-keys.repository.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
@@ -68,13 +68,13 @@ function parseKeyReference(given: string): KeyReference {
 }
 
 async function openStore(config: AppConfig): Promise<{ store: ApiKeysRepository; close: () => Promise<void> }> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config.database, [ApiKey]), migrationsRun: config.migrationsRun });
+  const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
   try {
     await dataSource.initialize();
   } catch (error) {
     throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
   }
-  return { store: new ApiKeysRepository(dataSource.getRepository(ApiKey)), close: () => dataSource.destroy() };
+  return { store: new ApiKeysRepository(dataSource), close: () => dataSource.destroy() };
 }
 
 async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKeysRepository, config: AppConfig): Promise<void> {

@@ -22,10 +22,41 @@ export class SqlDialect {
     return this.mysql ? ` FORCE INDEX (${name})` : '';
   }
 
+  /**
+   * A DATETIME value as a statement parameter. mysql2 writes a Date in UTC (the pool's timezone is
+   * 'Z'); SQLite keeps UTC text, `YYYY-MM-DD HH:MM:SS.mmm`, the form the rows already stored have.
+   */
+  datetime(value: Date): Date | string {
+    return this.mysql ? value : value.toISOString().replace('T', ' ').replace('Z', '');
+  }
+
+  /** A DATETIME column as read: a Date from mysql2, that UTC text from SQLite. */
+  readDatetime(value: unknown): Date {
+    return value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`);
+  }
+
+  /** A BOOLEAN value as a statement parameter: 1 or 0, which both databases store (SQLite binds no booleans). */
+  boolean(value: boolean): number {
+    return value ? 1 : 0;
+  }
+
   /** Runs one INSERT and returns the id it generated: mysql2 reports it; SQLite says it with RETURNING. */
   async insert(manager: EntityManager, sql: string, parameters: unknown[]): Promise<number> {
     if (this.mysql) return Number((await manager.query(sql, parameters)).insertId);
     const [row] = await manager.query(`${sql} RETURNING id`, parameters);
     return Number(row.id);
+  }
+
+  /**
+   * Runs one UPDATE or DELETE and returns how many rows it changed, on `manager`'s transaction when
+   * it has one (a plain query answers SQLite's last insert id instead of the count).
+   */
+  async changedRows(manager: EntityManager, sql: string, parameters: unknown[]): Promise<number> {
+    const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+    try {
+      return (await runner.query(sql, parameters, true)).affected ?? 0;
+    } finally {
+      if (runner !== manager.queryRunner) await runner.release();
+    }
   }
 }

@@ -1,10 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import { ANSWER_DEADLINE_MS } from '../server/edge.js';
 import { IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
-import { IdempotencyRecord } from './idempotency-record.entity.js';
+import type { IdempotencyRecord } from './idempotency-record.entity.js';
 
 /** The status of a create, answered (CreatesResource) and stored for its replays (createOnce). */
 export const CREATED_STATUS = HttpStatus.CREATED;
@@ -18,43 +19,63 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
  */
 export const ABANDONED_AFTER_MS = ANSWER_DEADLINE_MS + 2_500;
 
+/** What a claim reads of a record that stood in its way. */
+type StoredRecord = Pick<IdempotencyRecord, 'id' | 'requestHash' | 'state' | 'responseBody' | 'createdAt' | 'expiresAt'>;
+
 export type ClaimOutcome =
   { readonly kind: 'claimed'; readonly claim: IdempotencyClaim } | { readonly kind: 'replay'; readonly body: unknown };
 
+const INSERT =
+  'INSERT INTO idempotency_records (key_id, idempotency_key, request_hash, state, created_at, expires_at) ' +
+  "VALUES (?, ?, ?, 'in_flight', ?, ?)";
+const BY_KEY =
+  'SELECT id, request_hash AS requestHash, state, response_body AS responseBody, created_at AS createdAt, ' +
+  'expires_at AS expiresAt FROM idempotency_records WHERE key_id = ? AND idempotency_key = ?';
+const DELETE_EXPIRED_RECORD = 'DELETE FROM idempotency_records WHERE id = ? AND expires_at <= ?';
+/** A claim is identified by its record and its time: a takeover moves the time. */
+const COMPLETE =
+  "UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ? " +
+  "WHERE id = ? AND state = 'in_flight' AND created_at = ?";
+const RELEASE = "DELETE FROM idempotency_records WHERE id = ? AND state = 'in_flight' AND created_at = ?";
+const TAKE_OVER = "UPDATE idempotency_records SET created_at = ? WHERE id = ? AND state = 'in_flight' AND created_at = ?";
+const PURGE = 'DELETE FROM idempotency_records WHERE expires_at < ?';
+
 /**
- * The Idempotency-Key records. The unique index on (API key, Idempotency-Key) decides, across all
- * instances, which request runs: the one whose insert succeeds.
+ * The idempotency_records table, one written-out statement per question. The unique index on
+ * (API key, Idempotency-Key) decides, across all instances, which request runs: the one whose
+ * insert succeeds.
  */
 @Injectable()
 export class IdempotencyRepository {
-  constructor(@InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>) {}
+  private readonly dialect: SqlDialect;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = new SqlDialect(dataSource);
+  }
 
   /** Claims the key for this request, or says what the client gets instead: a replay, 409 or 422. */
   async claim(keyId: string, idempotencyKey: string, requestHash: string): Promise<ClaimOutcome> {
     // Each pass either decides or removes what stood in the way (an expired record); three are plenty.
     for (let pass = 0; pass < 3; pass++) {
       const now = wholeSecond(new Date());
-      const record = this.records.create({
-        keyId,
-        idempotencyKey,
-        requestHash,
-        state: 'in_flight',
-        responseStatus: null,
-        responseBody: null,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + RETENTION_MS),
-      });
+      const expiresAt = new Date(now.getTime() + RETENTION_MS);
       try {
-        await this.records.insert(record);
-        return { kind: 'claimed', claim: new IdempotencyClaim(this, record.id, now) };
+        const id = await this.dialect.insert(this.dataSource.manager, INSERT, [
+          keyId,
+          idempotencyKey,
+          requestHash,
+          this.dialect.datetime(now),
+          this.dialect.datetime(expiresAt),
+        ]);
+        return { kind: 'claimed', claim: new IdempotencyClaim(this, id, now) };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
 
-      const existing = await this.records.findOneBy({ keyId, idempotencyKey });
+      const existing = await this.find(keyId, idempotencyKey);
       if (!existing) continue;
       if (existing.expiresAt <= now) {
-        await this.records.delete({ id: existing.id, expiresAt: LessThanOrEqual(now) });
+        await this.dataSource.query(DELETE_EXPIRED_RECORD, [existing.id, this.dialect.datetime(now)]);
         continue;
       }
       if (existing.requestHash !== requestHash) throw new IdempotencyKeyReusedException();
@@ -76,17 +97,13 @@ export class IdempotencyRepository {
    * that the transaction, and what it created, is rolled back.
    */
   async complete(manager: EntityManager, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
-    const { affected } = await manager.update(
-      IdempotencyRecord,
-      { id: claim.recordId, state: 'in_flight', createdAt: claim.claimedAt },
-      { state: 'done', responseStatus: status, responseBody: JSON.stringify(body) },
-    );
-    if (affected !== 1) throw new IdempotencyKeyInUseException(1);
+    const parameters = [status, JSON.stringify(body), claim.recordId, this.dialect.datetime(claim.claimedAt)];
+    if ((await this.dialect.changedRows(manager, COMPLETE, parameters)) !== 1) throw new IdempotencyKeyInUseException(1);
   }
 
   /** Frees the key after a request failed, so that a retry runs it again (unless another request has taken it over). */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.records.delete({ id: claim.recordId, state: 'in_flight', createdAt: claim.claimedAt });
+    await this.dataSource.query(RELEASE, [claim.recordId, this.dialect.datetime(claim.claimedAt)]);
   }
 
   /**
@@ -99,7 +116,7 @@ export class IdempotencyRepository {
    * better-sqlite3 runs synchronously, so no other request's can interleave.)
    */
   async createOnce<T>(request: IdempotentRequest | undefined, create: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (!request) return create(this.records.manager);
+    if (!request) return create(this.dataSource.manager);
     const outcome = await this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint);
     if (outcome.kind === 'replay') {
       request.replayed = true;
@@ -107,7 +124,7 @@ export class IdempotencyRepository {
       return outcome.body as T;
     }
     const claim = (request.claim = outcome.claim);
-    return this.records.manager.transaction(async (transaction) => {
+    return this.dataSource.transaction(async (transaction) => {
       const created = await create(transaction);
       await claim.complete(transaction, CREATED_STATUS, created);
       return created;
@@ -115,13 +132,27 @@ export class IdempotencyRepository {
   }
 
   async purgeExpired(): Promise<number> {
-    return (await this.records.delete({ expiresAt: LessThan(new Date()) })).affected ?? 0;
+    return this.dialect.changedRows(this.dataSource.manager, PURGE, [this.dialect.datetime(new Date())]);
   }
 
   /** Only one instance can move an abandoned claim's clock forward: the one whose update matches; the new time is its token. */
-  private async takeOver(record: IdempotencyRecord, now: Date): Promise<boolean> {
-    const result = await this.records.update({ id: record.id, state: 'in_flight', createdAt: record.createdAt }, { createdAt: now });
-    return result.affected === 1;
+  private async takeOver(record: StoredRecord, now: Date): Promise<boolean> {
+    const parameters = [this.dialect.datetime(now), record.id, this.dialect.datetime(record.createdAt)];
+    return (await this.dialect.changedRows(this.dataSource.manager, TAKE_OVER, parameters)) === 1;
+  }
+
+  private async find(keyId: string, idempotencyKey: string): Promise<StoredRecord | undefined> {
+    const [row] = await this.dataSource.query(BY_KEY, [keyId, idempotencyKey]);
+    return (
+      row && {
+        id: Number(row.id),
+        requestHash: row.requestHash,
+        state: row.state,
+        responseBody: row.responseBody,
+        createdAt: this.dialect.readDatetime(row.createdAt),
+        expiresAt: this.dialect.readDatetime(row.expiresAt),
+      }
+    );
   }
 }
 

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
-import { Order } from './order.entity.js';
 import type { OrderStatus } from './order-status.js';
 
 /** A row of the orders table. */
@@ -22,7 +21,7 @@ const INSERT = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complet
 
 /**
  * The orders table, one written-out statement per question, on TypeORM's connection. The date and
- * the flag go through TypeORM's driver both ways: SQLite keeps them as text and 0/1.
+ * the flag go through SqlDialect both ways: SQLite keeps them as text and 0/1.
  */
 @Injectable()
 export class OrdersRepository {
@@ -35,24 +34,21 @@ export class OrdersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.dialect = new SqlDialect(dataSource);
     this.pageWithStatusSql = `SELECT ${COLUMNS} FROM orders${this.dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
-    const { driver } = dataSource;
-    const metadata = dataSource.getMetadata(Order);
-    const shipDate = metadata.findColumnWithPropertyName('shipDate')!;
-    const complete = metadata.findColumnWithPropertyName('complete')!;
+    const { dialect } = this;
     this.toStored = (row) => ({
       id: Number(row.id),
       petId: Number(row.petId),
       quantity: Number(row.quantity),
       status: row.status as OrderStatus,
-      shipDate: row.shipDate === null ? null : driver.prepareHydratedValue(row.shipDate, shipDate),
-      complete: driver.prepareHydratedValue(row.complete, complete),
+      shipDate: row.shipDate === null ? null : dialect.readDatetime(row.shipDate),
+      complete: Boolean(Number(row.complete)),
     });
     this.toColumns = (order) => [
       order.petId,
       order.quantity,
       order.status,
-      order.shipDate === null ? null : driver.preparePersistentValue(order.shipDate, shipDate),
-      driver.preparePersistentValue(order.complete, complete),
+      order.shipDate === null ? null : dialect.datetime(order.shipDate),
+      dialect.boolean(order.complete),
     ];
   }
 
