@@ -2,6 +2,7 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { AuthModule } from './auth/auth.module.js';
+import { ScopeGuard } from './auth/scope.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -18,13 +19,15 @@ import { StoreModule } from './store/store.module.js';
 
 /**
  * What every request of an operation passes through, in the order it runs: who is asking, whether
- * they may ask again now, the validation of what they sent; and what renders every error. Before
+ * they may ask again now, whether their key may do this, the validation of what they sent; and what
+ * renders every error. Before
  * these, createApp mounts the edge (request id, headers, deadline, log line); after the guards, a
  * route's own interceptors (JSON body, idempotency, deprecation headers).
  */
 const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_GUARD, useExisting: ApiKeyGuard },
   { provide: APP_GUARD, useExisting: RateLimitGuard },
+  { provide: APP_GUARD, useClass: ScopeGuard },
   { provide: APP_PIPE, useClass: ApiValidationPipe },
   { provide: APP_FILTER, useClass: ApiExceptionFilter },
 ];

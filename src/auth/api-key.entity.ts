@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
+import { formatScopes, SCOPES } from './scopes.js';
 
 @Entity({ name: 'api_keys' })
 @Index('UQ_api_keys_key_hash', ['keyHash'], { unique: true })
@@ -12,6 +13,10 @@ export class ApiKey extends NumericIdEntity {
 
   @Column({ name: 'key_hash', type: 'varchar', length: 64 })
   keyHash: string;
+
+  /** Space-separated scopes (see scopes.ts). */
+  @Column({ type: 'varchar', length: 64, default: formatScopes(SCOPES) })
+  scopes: string;
 
   @Column({ name: 'created_at', type: 'datetime' })
   createdAt: Date;

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiException } from '../errors/api-exception.js';
+import type { Scope } from './scopes.js';
 
 const REALM = 'Bearer realm="petstore"';
 
@@ -28,6 +29,15 @@ export class ApiKeyInvalidException extends ApiException {
   constructor() {
     super(HttpStatus.UNAUTHORIZED, 'API_KEY_INVALID', 'The API key is not valid.', {
       'WWW-Authenticate': `${REALM}, error="invalid_token"`,
+    });
+  }
+}
+
+/** RFC 6750 §3.1: the key is good, its scopes do not cover the operation; the header names the scope needed. */
+export class InsufficientScopeException extends ApiException {
+  constructor(scope: Scope) {
+    super(HttpStatus.FORBIDDEN, 'INSUFFICIENT_SCOPE', `This API key does not hold the scope ${scope}, which this operation needs.`, {
+      'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
     });
   }
 }

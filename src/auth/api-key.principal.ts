@@ -1,8 +1,12 @@
+import type { Scope } from './scopes.js';
+
 /** Who a request acts for, once ApiKeyGuard has admitted it. */
 export interface ApiKeyPrincipal {
   /** Stable and not secret: keys rate limits and idempotency records. */
   readonly keyId: string;
   readonly name: string;
+  /** What the key may do (see RequiresScope). */
+  readonly scopes: ReadonlySet<Scope>;
 }
 
 declare module 'express-serve-static-core' {

@@ -8,11 +8,15 @@ import type { ApiKeyPrincipal } from './api-key.principal.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { readBearerToken } from './bearer-token.js';
 import { FailedAuthentications } from './failed-authentications.js';
+import { readScopes, type Scope, SCOPES } from './scopes.js';
 
 /** `last_used_at` is worth knowing to the minute, never worth a write per request. */
 const LAST_USED_INTERVAL_MS = 60_000;
 /** Unknown keys are remembered too, so a stream of made-up keys cannot reach the database; bounded. */
 const MAX_CACHED_KEYS = 10_000;
+
+/** An API_KEYS key holds every scope. */
+const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
 
 /** The Redis channel revocations are announced on; the message is the key's id. */
 export const REVOCATIONS_CHANNEL = 'revocations';
@@ -55,7 +59,7 @@ export class ApiKeyService implements OnModuleInit {
   ) {
     this.bootstrapKeys = config.apiKeys.map((key) => ({
       hash: Buffer.from(hashApiKey(key), 'hex'),
-      principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS' },
+      principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS', scopes: ALL_SCOPES },
     }));
     this.failures = new FailedAuthentications(config.authFailuresPerMinute);
   }
@@ -121,7 +125,7 @@ export class ApiKeyService implements OnModuleInit {
         return undefined;
       }
       this.hashById.set(row.id, hash);
-      return { id: row.id, principal: { keyId: `key-${row.id}`, name: row.name } };
+      return { id: row.id, principal: { keyId: `key-${row.id}`, name: row.name, scopes: readScopes(row.scopes) } };
     } catch (error) {
       // A failed lookup decides nothing: the next request asks again.
       this.cache.delete(hash);

@@ -5,6 +5,7 @@ import { SqlDialect } from '../database/sql-dialect.js';
 import { isName } from '../validation/is-name.validator.js';
 import { generateApiKey } from './api-key-secret.js';
 import type { ApiKey } from './api-key.entity.js';
+import { formatScopes, type Scope, SCOPES } from './scopes.js';
 
 export const API_KEY_NAME_MAX = 100;
 
@@ -14,11 +15,12 @@ export class InvalidApiKeyNameError extends Error {
   }
 }
 
-const COLUMNS = 'id, name, prefix, key_hash AS keyHash, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt';
+const COLUMNS =
+  'id, name, prefix, key_hash AS keyHash, scopes, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt';
 const ALL = `SELECT ${COLUMNS} FROM api_keys ORDER BY id`;
 const BY_ID = `SELECT ${COLUMNS} FROM api_keys WHERE id = ?`;
-const BY_HASH = 'SELECT id, name, key_hash AS keyHash, revoked_at AS revokedAt FROM api_keys WHERE key_hash = ?';
-const INSERT = 'INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?)';
+const BY_HASH = 'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt FROM api_keys WHERE key_hash = ?';
+const INSERT = 'INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)';
 const REVOKE = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL';
 const RECORD_USE = 'UPDATE api_keys SET last_used_at = ? WHERE id = ?';
 const ANY_ACTIVE = 'SELECT 1 AS found FROM api_keys WHERE revoked_at IS NULL LIMIT 1';
@@ -36,17 +38,14 @@ export class ApiKeysRepository {
   }
 
   /** Makes a key; the returned `key` is the only copy of the secret there will ever be. */
-  async create(name: string): Promise<{ apiKey: ApiKey; key: string }> {
+  async create(name: string, scopes: Iterable<Scope> = SCOPES): Promise<{ apiKey: ApiKey; key: string }> {
     if (!isName(name, 1, API_KEY_NAME_MAX)) throw new InvalidApiKeyNameError();
     const secret = generateApiKey();
     const createdAt = new Date();
-    const id = await this.dialect.insert(this.dataSource.manager, INSERT, [
-      name,
-      secret.prefix,
-      secret.hash,
-      this.dialect.datetime(createdAt),
-    ]);
-    const apiKey = { id, name, prefix: secret.prefix, keyHash: secret.hash, createdAt, lastUsedAt: null, revokedAt: null };
+    const stored = formatScopes(scopes);
+    const parameters = [name, secret.prefix, secret.hash, stored, this.dialect.datetime(createdAt)];
+    const id = await this.dialect.insert(this.dataSource.manager, INSERT, parameters);
+    const apiKey = { id, name, prefix: secret.prefix, keyHash: secret.hash, scopes: stored, createdAt, lastUsedAt: null, revokedAt: null };
     return { apiKey, key: secret.key };
   }
 
@@ -63,9 +62,17 @@ export class ApiKeysRepository {
   }
 
   /** The key with this hash, revoked or not, reading only what authentication needs. */
-  async findByHash(keyHash: string): Promise<Pick<ApiKey, 'id' | 'name' | 'keyHash' | 'revokedAt'> | undefined> {
+  async findByHash(keyHash: string): Promise<Pick<ApiKey, 'id' | 'name' | 'keyHash' | 'scopes' | 'revokedAt'> | undefined> {
     const [row] = await this.dataSource.query(BY_HASH, [keyHash]);
-    return row && { id: Number(row.id), name: row.name, keyHash: row.keyHash, revokedAt: this.readOptionalDatetime(row.revokedAt) };
+    return (
+      row && {
+        id: Number(row.id),
+        name: row.name,
+        keyHash: row.keyHash,
+        scopes: row.scopes,
+        revokedAt: this.readOptionalDatetime(row.revokedAt),
+      }
+    );
   }
 
   async hasActiveKey(): Promise<boolean> {
@@ -81,6 +88,7 @@ export class ApiKeysRepository {
     name: row.name as string,
     prefix: row.prefix as string,
     keyHash: row.keyHash as string,
+    scopes: row.scopes as string,
     createdAt: this.dialect.readDatetime(row.createdAt),
     lastUsedAt: this.readOptionalDatetime(row.lastUsedAt),
     revokedAt: this.readOptionalDatetime(row.revokedAt),

@@ -2,8 +2,9 @@
  * Makes, lists and revokes API keys, against whichever database DATABASE_URL names — with or
  * without the service running. `npm run apikey -- --help` says how; `npm run apikey` runs the built
  * tool without rebuilding (it builds only when dist/ is missing), as the image does.
- * Exit codes: 0 done, 1 failed (database, no such key, an ambiguous prefix), 2 used wrongly.
+ * Exit codes: 0 done, 1 failed (database, no such key), 2 used wrongly (an unknown scope, an ambiguous prefix).
  */
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiKey } from '../auth/api-key.entity.js';
@@ -12,8 +13,9 @@ import { ApiKeysRepository, InvalidApiKeyNameError } from '../auth/api-keys.repo
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { SharedRedis } from '../redis/shared-redis.js';
+import { isScope, readScopes, type Scope, SCOPES } from '../auth/scopes.js';
 
-const USAGE = 'usage: npm run apikey -- create NAME | list | revoke ID|PREFIX | --help';
+const USAGE = 'usage: npm run apikey -- create NAME [--scopes LIST] | list | revoke ID|PREFIX | --help';
 
 const HELP = `${USAGE}
 
@@ -23,7 +25,11 @@ Makes, lists and revokes the API keys of the Pet Store service, in the database 
   create NAME        Makes a key and prints it on stdout, the only time it is ever shown. NAME is a
                      label of 1 to 100 characters (quote one with spaces); a name other active keys
                      have is accepted with a warning.
-  list               Every key: id, name, prefix, created, last used and revoked; never a key.
+    --scopes LIST    What the key may do, comma-separated: pets:read (list and get animals),
+                     pets:write (add animals), store:read (list and get orders, the inventory),
+                     store:write (place orders). A write scope does not include its read scope.
+                     Without --scopes the key holds all four.
+  list               Every key: id, name, prefix, scopes, created, last used and revoked; never a key.
   revoke ID|PREFIX   Revokes the key with this id, or the one key whose prefix (as list shows it,
                      psk_…) starts with PREFIX; a PREFIX more than one key has is refused. Every
                      instance refuses the key within 1 s with REDIS_URL set, else within its key
@@ -32,7 +38,7 @@ Makes, lists and revokes the API keys of the Pet Store service, in the database 
 
 From a built checkout: node dist/src/cli/apikey.js COMMAND; in the image:
 docker compose run --rm api node dist/src/cli/apikey.js COMMAND.
-Exit codes: 0 done, 1 failed (database, no such key, an ambiguous prefix), 2 used wrongly.
+Exit codes: 0 done, 1 failed (database, no such key), 2 used wrongly (an unknown scope, an ambiguous prefix).
 `;
 
 class CliError extends Error {
@@ -47,17 +53,39 @@ class CliError extends Error {
 /** Which key a revoke names: its id, or the start of the prefix `list` shows (the "…" it ends with may be pasted along). */
 type KeyReference = { id: number } | { prefix: string };
 
-type Command = { run: 'help' } | { run: 'create'; name: string } | { run: 'list' } | { run: 'revoke'; key: KeyReference };
+type Command =
+  { run: 'help' } | { run: 'create'; name: string; scopes: readonly Scope[] } | { run: 'list' } | { run: 'revoke'; key: KeyReference };
 
 function parseArguments(args: readonly string[]): Command {
   const [command, ...rest] = args;
   if (['help', '--help', '-h'].includes(command) && rest.length === 0) return { run: 'help' };
-  if (command === 'create' && rest.length === 1) return { run: 'create', name: rest[0] };
-  if (command === 'create') throw new CliError('create needs exactly one NAME (quote a name with spaces)', 2);
+  if (command === 'create') {
+    const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' } });
+    if (positionals.length !== 1) throw new CliError('create needs exactly one NAME (quote a name with spaces)', 2);
+    return { run: 'create', name: positionals[0], scopes: values.scopes === undefined ? SCOPES : parseScopeList(values.scopes) };
+  }
   if (command === 'list' && rest.length === 0) return { run: 'list' };
   if (command === 'revoke' && rest.length === 1) return { run: 'revoke', key: parseKeyReference(rest[0]) };
   if (command === 'revoke') throw new CliError('revoke needs exactly one ID or PREFIX', 2);
   throw new CliError(USAGE, 2);
+}
+
+/** node:util's parseArgs, its complaints (an unknown option, a missing value) as usage errors. */
+function parseOptions<T extends ParseArgsOptionsConfig>(args: readonly string[], options: T) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), 2);
+  }
+}
+
+function parseScopeList(given: string): Scope[] {
+  const scopes = given.split(',').map((scope) => scope.trim());
+  const unknown = scopes.find((scope) => !isScope(scope));
+  if (unknown !== undefined) {
+    throw new CliError(`--scopes: "${unknown}" is no scope; the scopes are ${SCOPES.join(', ')} (comma-separated)`, 2);
+  }
+  return scopes as Scope[];
 }
 
 function parseKeyReference(given: string): KeyReference {
@@ -81,14 +109,16 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
   switch (command.run) {
     case 'create': {
       const namesakes = (await store.list()).filter((key) => key.name === command.name && !key.revokedAt);
-      const { apiKey, key } = await store.create(command.name);
+      const { apiKey, key } = await store.create(command.name, command.scopes);
       if (namesakes.length > 0) {
         const ids = namesakes.map((namesake) => namesake.id).join(', ');
         process.stderr.write(
           `apikey: warning: active key ${ids} already has the name "${command.name}"; names are labels, ids tell keys apart\n`,
         );
       }
-      process.stderr.write(`Created API key ${apiKey.id} "${apiKey.name}". This is the only time it is shown:\n`);
+      process.stderr.write(
+        `Created API key ${apiKey.id} "${apiKey.name}". This is the only time it is shown (scopes: ${listScopes(apiKey.scopes)}):\n`,
+      );
       process.stdout.write(`${key}\n`);
       return;
     }
@@ -118,7 +148,7 @@ async function resolveKeyId(reference: KeyReference, store: ApiKeysRepository): 
     const ids = matches.map((key) => key.id).join(', ');
     throw new CliError(
       `${reference.prefix} is the start of ${matches.length} keys' prefixes (ids ${ids}); revoke by ID, or give more of the prefix`,
-      1,
+      2,
     );
   }
   return matches[0].id;
@@ -139,11 +169,12 @@ async function announceRevocation(id: number, config: AppConfig): Promise<boolea
 
 function formatTable(keys: readonly ApiKey[]): string {
   const rows = [
-    ['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED'],
+    ['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'],
     ...keys.map((key) => [
       String(key.id),
       key.name,
       `${key.prefix}…`,
+      listScopes(key.scopes),
       formatDate(key.createdAt),
       formatDate(key.lastUsedAt, 'never'),
       formatDate(key.revokedAt, '-'),
@@ -160,6 +191,11 @@ function formatTable(keys: readonly ApiKey[]): string {
       )
       .join('\n') + '\n'
   );
+}
+
+/** Stored scopes as --scopes takes them. */
+function listScopes(stored: string): string {
+  return [...readScopes(stored)].join(',');
 }
 
 function formatDate(date: Date | null, absent = ''): string {

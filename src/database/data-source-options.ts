@@ -4,6 +4,7 @@ import { CreatePets1795219200000 } from './migrations/1795219200000-CreatePets.j
 import { CreateApiKeys1795219300000 } from './migrations/1795219300000-CreateApiKeys.js';
 import { CreateIdempotencyRecords1795219400000 } from './migrations/1795219400000-CreateIdempotencyRecords.js';
 import { CreateOrders1795219500000 } from './migrations/1795219500000-CreateOrders.js';
+import { AddApiKeyScopes1795219600000 } from './migrations/1795219600000-AddApiKeyScopes.js';
 import { DropTimedOutConnections } from './mysql-pool-bounds.js';
 
 export const MIGRATIONS = [
@@ -11,6 +12,7 @@ export const MIGRATIONS = [
   CreateApiKeys1795219300000,
   CreateIdempotencyRecords1795219400000,
   CreateOrders1795219500000,
+  AddApiKeyScopes1795219600000,
 ];
 
 /**

@@ -18,6 +18,7 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   UNSUPPORTED_MEDIA_TYPE: { status: 400, message: 'A request body must be sent with Content-Type: application/json.' },
   API_KEY_MISSING: { status: 401, message: 'An API key is required: send it as Authorization: Bearer <API_KEY>.' },
   API_KEY_INVALID: { status: 401, message: 'The API key is not valid.' },
+  INSUFFICIENT_SCOPE: { status: 403, message: 'This API key does not hold the scope pets:write, which this operation needs.' },
   PET_NOT_FOUND: { status: 404, message: 'No pet has id 42.' },
   ORDER_NOT_FOUND: { status: 404, message: 'No order has id 42.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route matches GET /v1/pet.' },
@@ -44,15 +45,22 @@ const HEADERS_BY_STATUS: Readonly<Record<number, HeadersObject>> = {
       schema: { type: 'string' },
     },
   },
+  403: {
+    'WWW-Authenticate': {
+      description: 'Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750).',
+      schema: { type: 'string' },
+    },
+  },
   409: RETRY_AFTER,
   429: RETRY_AFTER,
   503: RETRY_AFTER,
 };
 
-/** The errors every keyed operation can give: it checks a key, counts it, and reads the database. */
+/** The errors every keyed operation can give: it checks a key and its scopes, counts it, and reads the database. */
 const EVERY_KEYED_OPERATION: ErrorReasons = {
   API_KEY_MISSING: 'No API key was sent.',
   API_KEY_INVALID: 'The API key is unknown or revoked.',
+  INSUFFICIENT_SCOPE: 'The API key does not hold the scope this operation needs (`x-required-scopes`).',
   RATE_LIMITED: 'The API key is over its rate limit; retry after `Retry-After`.',
   INTERNAL_ERROR: 'An unexpected error; nothing of it is disclosed.',
   SERVICE_UNAVAILABLE:

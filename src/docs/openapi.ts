@@ -8,6 +8,8 @@ import {
   type ServerVariableObject,
   SwaggerModule,
 } from '@nestjs/swagger';
+import { InsufficientScopeException } from '../auth/api-key.exceptions.js';
+import type { Scope } from '../auth/scopes.js';
 import type { AppConfig } from '../config/app-config.js';
 
 export const API_PREFIX = '/v1';
@@ -19,7 +21,8 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setTitle('Pet Store')
     .setDescription(
       'List, add and read the animals of the pet store. Every operation needs an API key sent as ' +
-        '`Authorization: Bearer <API_KEY>`. Errors are always an `Error` object. The API is for calls from ' +
+        "`Authorization: Bearer <API_KEY>` that holds the operation's scope (`pets:read`, `pets:write`, " +
+        '`store:read` or `store:write`, named in its description and `x-required-scopes`). Errors are always an `Error` object. The API is for calls from ' +
         'servers: a key is a secret that must never sit in a web page, so browsers are granted no origin ' +
         '(no CORS; a preflight is answered 401 `API_KEY_MISSING`, saying so).',
     )
@@ -42,6 +45,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   );
   closeRequestBodies(document);
   documentHeadersOfEveryResponse(document);
+  describeRequiredScopes(document);
   return document;
 }
 
@@ -79,6 +83,23 @@ function documentHeadersOfEveryResponse(document: OpenAPIObject): void {
         ...(rateLimited && { 'RateLimit-Policy': ref('RateLimit-Policy'), RateLimit: ref('RateLimit') }),
       };
     }
+  }
+}
+
+/**
+ * Each operation's description ends by naming the scope its `x-required-scopes` lists, and its 403
+ * example names that scope.
+ */
+function describeRequiredScopes(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    const [scope] = (operation as { 'x-required-scopes'?: string[] })['x-required-scopes'] ?? [];
+    if (scope === undefined) continue;
+    const needs = `Needs an API key with the scope \`${scope}\`.`;
+    operation.description = operation.description ? `${operation.description} ${needs}` : needs;
+    const forbidden = operation.responses['403'];
+    const example = forbidden && 'content' in forbidden ? forbidden.content?.['application/json']?.examples?.INSUFFICIENT_SCOPE : undefined;
+    if (example && 'value' in example)
+      example.value = { ...example.value, message: new InsufficientScopeException(scope as Scope).message };
   }
 }
 

@@ -11,6 +11,7 @@ import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetDto } from './dto/pet.dto.js';
 import { PetsService } from './pets.service.js';
+import { RequiresScope } from '../auth/scopes.js';
 
 @ApiTags('pets')
 @ApiBearerAuth('bearer')
@@ -29,6 +30,7 @@ export class PetsController {
   })
   @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
   @ApiErrorResponses({ VALIDATION_FAILED: 'limit, status or cursor is not valid.' })
+  @RequiresScope('pets:read')
   list(@Query() query: ListPetsQuery): Promise<Page<PetDto>> {
     return this.pets.list(query);
   }
@@ -49,6 +51,7 @@ export class PetsController {
     UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
     PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
   })
+  @RequiresScope('pets:write')
   create(@Body() newPet: NewPetDto, @Idempotency() idempotency?: IdempotentRequest): Promise<PetDto> {
     return this.pets.create(newPet, idempotency);
   }
@@ -83,6 +86,7 @@ export class PetsController {
     VALIDATION_FAILED: 'petId is not an integer from 1 to 2^53-1.',
     PET_NOT_FOUND: 'No animal has this id.',
   })
+  @RequiresScope('pets:read')
   get(@Param('petId', new ParseIdPipe('petId')) petId: number): Promise<PetDto> {
     return this.pets.get(petId);
   }

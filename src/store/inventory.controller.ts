@@ -4,6 +4,7 @@ import { ExperimentalOperation } from '../docs/experimental-operation.decorator.
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { PetsService } from '../pets/pets.service.js';
 import { InventoryDto } from './dto/inventory.dto.js';
+import { RequiresScope } from '../auth/scopes.js';
 
 @ApiTags('store')
 @ApiBearerAuth('bearer')
@@ -19,6 +20,7 @@ export class InventoryController {
   })
   @ApiOkResponse({ description: 'How many animals have each status.', type: InventoryDto })
   @ApiErrorResponses({})
+  @RequiresScope('store:read')
   get(): Promise<InventoryDto> {
     return this.pets.countByStatus();
   }

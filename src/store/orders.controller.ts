@@ -11,6 +11,7 @@ import { ListOrdersQuery } from './dto/list-orders.query.js';
 import { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderDto } from './dto/order.dto.js';
 import { OrdersService } from './orders.service.js';
+import { RequiresScope } from '../auth/scopes.js';
 
 @ApiTags('store')
 @ApiBearerAuth('bearer')
@@ -27,6 +28,7 @@ export class OrdersController {
   })
   @ApiOkResponse({ description: 'A page of orders.', type: OrderDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
   @ApiErrorResponses({ VALIDATION_FAILED: 'limit, status or cursor is not valid.' })
+  @RequiresScope('store:read')
   list(@Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
     return this.orders.list(query);
   }
@@ -46,6 +48,7 @@ export class OrdersController {
     PET_NOT_FOUND: 'No animal has the petId.',
     PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
   })
+  @RequiresScope('store:write')
   place(@Body() newOrder: NewOrderDto, @Idempotency() idempotency?: IdempotentRequest): Promise<OrderDto> {
     return this.orders.place(newOrder, idempotency);
   }
@@ -58,6 +61,7 @@ export class OrdersController {
     VALIDATION_FAILED: 'orderId is not an integer from 1 to 2^53-1.',
     ORDER_NOT_FOUND: 'No order has this id.',
   })
+  @RequiresScope('store:read')
   get(@Param('orderId', new ParseIdPipe('orderId')) orderId: number): Promise<OrderDto> {
     return this.orders.get(orderId);
   }

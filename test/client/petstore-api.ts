@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List animals
-         * @description Animals in ascending id order, optionally only those with one status. When more follow, the response has a `Link` header with `rel="next"`: the URL of the next page.
+         * @description Animals in ascending id order, optionally only those with one status. When more follow, the response has a `Link` header with `rel="next"`: the URL of the next page. Needs an API key with the scope `pets:read`.
          */
         get: operations["listPets"];
         put?: never;
         /**
          * Add an animal
-         * @description Stores a NewPet and answers the Pet with its new id and a `Location` header. `status` defaults to `available`. Send an `Idempotency-Key` to make a retry safe: it never adds the animal twice.
+         * @description Stores a NewPet and answers the Pet with its new id and a `Location` header. `status` defaults to `available`. Send an `Idempotency-Key` to make a retry safe: it never adds the animal twice. Needs an API key with the scope `pets:write`.
          */
         post: operations["createPet"];
         delete?: never;
@@ -38,7 +38,7 @@ export interface paths {
         /**
          * Get an animal (deprecated)
          * @deprecated
-         * @description Deprecated since 21 November 2026 and removed on 5 December 2030 (`Sunset`). Use `GET /pets` with the `status` filter instead (`Link: rel="successor-version"`).
+         * @description Deprecated since 21 November 2026 and removed on 5 December 2030 (`Sunset`). Use `GET /pets` with the `status` filter instead (`Link: rel="successor-version"`). Needs an API key with the scope `pets:read`.
          */
         get: operations["getPet"];
         put?: never;
@@ -58,13 +58,13 @@ export interface paths {
         };
         /**
          * List orders
-         * @description Experimental: the shape of this operation may change without a new API version. Orders in ascending id order, optionally only those with one status, paged like `GET /pets`.
+         * @description Experimental: the shape of this operation may change without a new API version. Orders in ascending id order, optionally only those with one status, paged like `GET /pets`. Needs an API key with the scope `store:read`.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Place an order
-         * @description Experimental: the shape of this operation may change without a new API version. The animal must exist. Placing an order does not change the animal's status.
+         * @description Experimental: the shape of this operation may change without a new API version. The animal must exist. Placing an order does not change the animal's status. Needs an API key with the scope `store:write`.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -82,7 +82,7 @@ export interface paths {
         };
         /**
          * Get an order
-         * @description Experimental: the shape of this operation may change without a new API version. The order with this id.
+         * @description Experimental: the shape of this operation may change without a new API version. The order with this id. Needs an API key with the scope `store:read`.
          */
         get: operations["getOrder"];
         put?: never;
@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * Count animals by status
-         * @description Experimental: the shape of this operation may change without a new API version. How many animals have each status, 0 for a status none has.
+         * @description Experimental: the shape of this operation may change without a new API version. How many animals have each status, 0 for a status none has. Needs an API key with the scope `store:read`.
          */
         get: operations["getInventory"];
         put?: never;
@@ -148,7 +148,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters.
@@ -330,6 +330,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -422,6 +436,20 @@ export interface operations {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -562,6 +590,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No animal has this id. (PET_NOT_FOUND) */
             404: {
                 headers: {
@@ -670,6 +712,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -762,6 +818,20 @@ export interface operations {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -908,6 +978,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No order has this id. (ORDER_NOT_FOUND) */
             404: {
                 headers: {
@@ -989,6 +1073,20 @@ export interface operations {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
                     "WWW-Authenticate"?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

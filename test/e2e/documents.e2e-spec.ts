@@ -7,16 +7,16 @@ import { DATABASE_KINDS } from './support/test-database.js';
 type Json = Record<string, any>;
 
 const OPERATIONS = [
-  ['/pets', 'get', 'listPets', ['200', '400', '401', '429', '500', '503']],
-  ['/pets', 'post', 'createPet', ['201', '400', '401', '409', '413', '422', '429', '500', '503']],
-  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '404', '429', '500', '503']],
+  ['/pets', 'get', 'listPets', ['200', '400', '401', '403', '429', '500', '503'], 'pets:read'],
+  ['/pets', 'post', 'createPet', ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'], 'pets:write'],
+  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '403', '404', '429', '500', '503'], 'pets:read'],
 ] as const;
 
 const STORE_OPERATIONS = [
-  ['/store/orders', 'get', 'listOrders', ['200', '400', '401', '429', '500', '503']],
-  ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '404', '409', '413', '422', '429', '500', '503']],
-  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '400', '401', '404', '429', '500', '503']],
-  ['/store/inventory', 'get', 'getInventory', ['200', '401', '429', '500', '503']],
+  ['/store/orders', 'get', 'listOrders', ['200', '400', '401', '403', '429', '500', '503'], 'store:read'],
+  ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'], 'store:write'],
+  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '400', '401', '403', '404', '429', '500', '503'], 'store:read'],
+  ['/store/inventory', 'get', 'getInventory', ['200', '401', '403', '429', '500', '503'], 'store:read'],
 ] as const;
 
 const ALL_OPERATIONS = [...OPERATIONS, ...STORE_OPERATIONS].map(([path, method]) => [path, method] as const);
@@ -132,10 +132,19 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(document.paths['/store/orders/{orderId}'].get.parameters[0].schema).toEqual(bounds);
   });
 
-  it.each(OPERATIONS)('documents %s %s as %s with every response it gives', (path, method, operationId, statuses) => {
+  it.each(OPERATIONS)('documents %s %s as %s with every response it gives', (path, method, operationId, statuses, scope) => {
     const operation = document.paths[path][method];
     expect(operation.operationId).toBe(operationId);
     expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
+    expect(operation['x-required-scopes']).toEqual([scope]);
+    expect(operation.description).toMatch(new RegExp(`Needs an API key with the scope \`${scope}\`\\.$`));
+    const forbidden = operation.responses['403'];
+    expect(forbidden.content['application/json'].examples.INSUFFICIENT_SCOPE.value).toEqual({
+      code: 'INSUFFICIENT_SCOPE',
+      message: `This API key does not hold the scope ${scope}, which this operation needs.`,
+      status: 403,
+    });
+    expect(forbidden.headers['WWW-Authenticate']).toBeDefined();
     for (const status of statuses.filter((s) => Number(s) >= 400)) {
       expect(operation.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     }
@@ -231,14 +240,19 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(document.components.schemas.NewOrder.additionalProperties).toBe(false);
   });
 
-  it.each(STORE_OPERATIONS)('documents %s %s as %s, experimental, with every response it gives', (path, method, operationId, statuses) => {
-    const operation = document.paths[path][method];
-    expect(operation.operationId).toBe(operationId);
-    expect(operation['x-stability']).toBe('experimental');
-    expect(operation.description).toMatch(/^Experimental: the shape of this operation may change/);
-    expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
-    expect(operation.security).toEqual([{ bearer: [] }]);
-  });
+  it.each(STORE_OPERATIONS)(
+    'documents %s %s as %s, experimental, with every response it gives',
+    (path, method, operationId, statuses, scope) => {
+      const operation = document.paths[path][method];
+      expect(operation.operationId).toBe(operationId);
+      expect(operation['x-stability']).toBe('experimental');
+      expect(operation.description).toMatch(/^Experimental: the shape of this operation may change/);
+      expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
+      expect(operation['x-required-scopes']).toEqual([scope]);
+      expect(operation.description).toMatch(new RegExp(`Needs an API key with the scope \`${scope}\`\\.$`));
+      expect(operation.security).toEqual([{ bearer: [] }]);
+    },
+  );
 
   it('leaves the pets operations without a stability marker', () => {
     for (const [path, method] of OPERATIONS) expect(document.paths[path][method]['x-stability']).toBeUndefined();

@@ -1,0 +1,35 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { InsufficientScopeException } from './api-key.exceptions.js';
+import { REQUIRED_SCOPE, type Scope } from './scopes.js';
+
+/**
+ * Least privilege: a keyed route runs only for a key that holds the scope the route declares with
+ * @RequiresScope (403 INSUFFICIENT_SCOPE otherwise). Runs after ApiKeyGuard and RateLimitGuard
+ * (AppModule's request pipeline), so a refused request is counted like any other, and before the
+ * body is read. Default-deny: a keyed route that declares no scope is a programming error, and a 500.
+ */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  /** The scope each handler requires, read from its metadata once. */
+  private readonly required = new WeakMap<object, Scope | undefined>();
+
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const { apiKey } = context.switchToHttp().getRequest<Request>();
+    // A public route (null) needs no key, so no scope.
+    if (!apiKey) return true;
+    const scope = this.requiredScope(context);
+    if (scope === undefined) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no @RequiresScope`);
+    if (!apiKey.scopes.has(scope)) throw new InsufficientScopeException(scope);
+    return true;
+  }
+
+  private requiredScope(context: ExecutionContext): Scope | undefined {
+    const handler = context.getHandler();
+    if (!this.required.has(handler)) this.required.set(handler, this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, handler));
+    return this.required.get(handler);
+  }
+}

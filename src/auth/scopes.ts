@@ -1,0 +1,37 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+
+/**
+ * What an API key may do: read the animals, add them, read the orders and the inventory, place
+ * orders. A write scope does not imply its read scope: a checkout backend may place orders it
+ * cannot list. A key holds any set of them; one made without a choice holds all four.
+ */
+export const SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The route metadata RequiresScope sets and ScopeGuard reads. */
+export const REQUIRED_SCOPE = 'petstore:required-scope';
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/**
+ * The scope an operation needs, checked by ScopeGuard once the key is authenticated and before
+ * anything is validated, read or written, and stated in the document (`x-required-scopes`, and a
+ * sentence of the operation's description).
+ */
+export function RequiresScope(scope: Scope): MethodDecorator {
+  return applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiExtension('x-required-scopes', [scope]));
+}
+
+/** Scopes as stored: space-separated, in SCOPES order (the form of OAuth's `scope`). */
+export function formatScopes(scopes: Iterable<Scope>): string {
+  const held = new Set(scopes);
+  return SCOPES.filter((scope) => held.has(scope)).join(' ');
+}
+
+/** Stored scopes read back; a word that is no scope (written by a later version, say) grants nothing. */
+export function readScopes(stored: string): ReadonlySet<Scope> {
+  return new Set(stored.split(' ').filter(isScope));
+}

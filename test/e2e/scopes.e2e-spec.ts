@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { loadAppConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
+import { runApiKeyCli } from './support/service-process.js';
+import { expectError, startApp, TEST_API_KEY } from './support/test-app.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const NEW_PET = { name: 'Scoped', categoryId: 1 };
+
+/** Each operation, the request that calls it, and the scope it needs. */
+const OPERATIONS = [
+  { operation: 'listPets', scope: 'pets:read', call: (http: request.Agent) => http.get('/v1/pets') },
+  { operation: 'getPet', scope: 'pets:read', call: (http: request.Agent) => http.get('/v1/pets/1') },
+  { operation: 'createPet', scope: 'pets:write', call: (http: request.Agent) => http.post('/v1/pets').send(NEW_PET) },
+  { operation: 'listOrders', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/orders') },
+  { operation: 'getOrder', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/orders/1') },
+  { operation: 'getInventory', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/inventory') },
+  {
+    operation: 'placeOrder',
+    scope: 'store:write',
+    call: (http: request.Agent) => http.post('/v1/store/orders').send({ petId: 1, quantity: 1 }),
+  },
+] as const;
+
+describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
+  let database: TestDatabase;
+  let app: NestExpressApplication;
+  const cli = (...args: string[]) => runApiKeyCli(args, { DATABASE_URL: database.url });
+  const createKey = async (...args: string[]) => {
+    const result = await cli('create', ...args);
+    expect(result.code).toBe(0);
+    return result.stdout.trim();
+  };
+  const http = (key: string) => request.agent(app.getHttpServer()).set(bearer(key));
+  const countPets = async () => Number((await app.get(DataSource).query('SELECT COUNT(*) AS n FROM pets'))[0].n);
+  const keys: Record<string, string> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    app = await startApp(database, { API_KEYS: TEST_API_KEY });
+    // A pet and an order to read.
+    expect((await http(TEST_API_KEY).post('/v1/pets').send(NEW_PET)).status).toBe(201);
+    expect((await http(TEST_API_KEY).post('/v1/store/orders').send({ petId: 1, quantity: 1 })).status).toBe(201);
+    for (const scope of ['pets:read', 'pets:write', 'store:read', 'store:write'])
+      keys[scope] = await createKey(`only ${scope}`, '--scopes', scope);
+    keys.all = await createKey('everything');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it.each(OPERATIONS)('lets $operation run with exactly the scope $scope', async ({ scope, call }) => {
+    for (const [holds, key] of Object.entries(keys)) {
+      const response = await call(http(key));
+      if (holds === scope || holds === 'all') expect(response.status).toBeLessThan(300);
+      else {
+        expectError(response, 403, 'INSUFFICIENT_SCOPE');
+        expect(response.body.message).toBe(`This API key does not hold the scope ${scope}, which this operation needs.`);
+        expect(response.headers['www-authenticate']).toBe(`Bearer realm="petstore", error="insufficient_scope", scope="${scope}"`);
+      }
+    }
+  });
+
+  it('gives API_KEYS keys and keys made without --scopes all four', async () => {
+    for (const key of [TEST_API_KEY, keys.all]) {
+      for (const { call } of OPERATIONS) expect((await call(http(key))).status).toBeLessThan(300);
+    }
+    expect((await cli('list')).stdout).toMatch(/everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write\s/);
+  });
+
+  it('refuses before anything is validated, read or written, and after authentication', async () => {
+    const before = await countPets();
+    // A body that is not valid: still the scope's 403, and nothing stored.
+    expectError(await http(keys['pets:read']).post('/v1/pets').send({ name: '' }), 403, 'INSUFFICIENT_SCOPE');
+    expectError(await http(keys['pets:read']).post('/v1/pets').send(NEW_PET), 403, 'INSUFFICIENT_SCOPE');
+    const keyed = await http(keys['pets:read']).post('/v1/pets').set('Idempotency-Key', 'scoped-out').send(NEW_PET);
+    expectError(keyed, 403, 'INSUFFICIENT_SCOPE');
+    expect(await countPets()).toBe(before);
+    expect(Number((await app.get(DataSource).query('SELECT COUNT(*) AS n FROM idempotency_records'))[0].n)).toBe(0);
+    // No key: authentication answers first. A bad id with the wrong scope: the scope first.
+    expectError(await request(app.getHttpServer()).post('/v1/pets').send(NEW_PET), 401, 'API_KEY_MISSING');
+    expectError(await http(keys['store:read']).get('/v1/pets/abc'), 403, 'INSUFFICIENT_SCOPE');
+  });
+
+  it('answers an unknown route 404 and a wrong method 405 whatever the scopes, after authentication', async () => {
+    expectError(await http(keys['store:write']).get('/v1/nothing'), 404, 'ROUTE_NOT_FOUND');
+    expectError(await http(keys['store:write']).delete('/v1/pets/1'), 405, 'METHOD_NOT_ALLOWED');
+    expectError(await request(app.getHttpServer()).get('/v1/nothing'), 401, 'API_KEY_MISSING');
+  });
+
+  it('counts a refused request against the key like any other', async () => {
+    const response = await http(keys['pets:write']).get('/v1/pets');
+    expectError(response, 403, 'INSUFFICIENT_SCOPE');
+    expect(response.headers.ratelimit).toMatch(/^"per-key";r=\d+;t=\d+$/);
+  });
+
+  it('lists each key with its scopes', async () => {
+    const { stdout } = await cli('list');
+    expect(stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED']);
+    expect(stdout).toMatch(/only pets:read\s+psk_\S+\s+pets:read\s/);
+    expect(stdout).toMatch(/only store:write\s+psk_\S+\s+store:write\s/);
+  });
+
+  it('makes a key with several scopes, written in any order', async () => {
+    const key = await createKey('reporting', '--scopes', 'store:read, pets:read');
+    expect((await http(key).get('/v1/pets')).status).toBe(200);
+    expect((await http(key).get('/v1/store/inventory')).status).toBe(200);
+    expectError(await http(key).post('/v1/store/orders').send({ petId: 1, quantity: 1 }), 403, 'INSUFFICIENT_SCOPE');
+    expect((await cli('list')).stdout).toMatch(/reporting\s+psk_\S+\s+pets:read,store:read\s/);
+  });
+
+  it.each([
+    [['--scopes', 'pets:delete'], /--scopes: "pets:delete" is no scope; the scopes are pets:read, pets:write, store:read, store:write/],
+    [['--scopes', ''], /--scopes: "" is no scope/],
+    [['--scopes', 'pets:read,'], /--scopes: "" is no scope/],
+    [['--scopes'], /--scopes/],
+    [['--scope', 'pets:read'], /Unknown option '--scope'/],
+  ])('refuses create %p with exit code 2, one line, and makes no key', async (args, message) => {
+    const before = (await cli('list')).stdout;
+    const result = await cli('create', 'refused', ...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+    expect((await cli('list')).stdout).toBe(before);
+  });
+});
+
+describe.each(DATABASE_KINDS)('the scopes migration on %s', (kind) => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    dataSource = await new DataSource(buildDataSourceOptions(loadAppConfig({ DATABASE_URL: database.url }).database)).initialize();
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+  const columns = async () => (await dataSource.createQueryRunner().getTable('api_keys'))!.columns.map((column) => column.name);
+
+  it('is undone by a revert, and gives the keys made before it all four scopes', async () => {
+    await dataSource.runMigrations();
+    expect(await columns()).toContain('scopes');
+    await dataSource.undoLastMigration();
+    expect(await columns()).not.toContain('scopes');
+    await dataSource.query(
+      "INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES ('older', 'psk_older', ?, '2026-01-01 00:00:00')",
+      ['a'.repeat(64)],
+    );
+    await dataSource.runMigrations();
+    expect(await dataSource.query("SELECT name, scopes FROM api_keys WHERE name = 'older'")).toEqual([
+      { name: 'older', scopes: 'pets:read pets:write store:read store:write' },
+    ]);
+  });
+});
