@@ -4,6 +4,7 @@ import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import type { AppConfig } from './config/app-config.js';
+import type { Clock } from './config/clock.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -35,11 +36,11 @@ const REQUEST_PIPELINE: Provider[] = [
 @Module({})
 export class AppModule {
   /** The whole service for one validated configuration; main.ts and the e2e tests both build it. */
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, clock),
         LoggingModule.forRoot(config),
         DatabaseModule,
         AuthModule,

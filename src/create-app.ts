@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
+import type { Clock } from './config/clock.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
 import { boundClientConnections } from './server/client-connections.js';
 import { constantHeaders, httpEdge } from './server/edge.js';
@@ -20,10 +21,11 @@ import { HttpMetrics } from './metrics/http-metrics.js';
 /**
  * Builds and initialises the service, ready to listen: the one place the Express application is
  * set up, used by main.ts and by the e2e tests alike. Throws, without logging, when the service
- * cannot start (the database is out of reach, a migration fails): the caller says it once.
+ * cannot start (the database is out of reach, a migration fails): the caller says it once. A test
+ * may pass the clock the service reads the time from.
  */
-export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+export async function createApp(config: AppConfig, { clock }: { clock?: Clock } = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, clock), {
     // JSON bodies are parsed after authentication, by JsonBodyInterceptor.
     bodyParser: false,
     abortOnError: false,

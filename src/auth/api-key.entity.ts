@@ -26,4 +26,12 @@ export class ApiKey extends NumericIdEntity {
 
   @Column({ name: 'revoked_at', type: 'datetime', nullable: true })
   revokedAt: Date | null;
+
+  /** When the key stops working; null: never. A roll sets it to the end of the overlap. */
+  @Column({ name: 'expires_at', type: 'datetime', nullable: true })
+  expiresAt: Date | null;
+
+  /** The key this one replaced, when it was made by a roll. */
+  @Column({ name: 'rolled_from_id', type: 'bigint', nullable: true })
+  rolledFromId: number | null;
 }

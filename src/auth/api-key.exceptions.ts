@@ -24,6 +24,21 @@ export class BrowserCallRefusedException extends ApiKeyMissingException {
   }
 }
 
+/**
+ * A key past its expiry, or past the overlap of a roll: its own code, so that an integrator can tell
+ * "expired" from "wrong key" and fetch the successor rather than page someone.
+ */
+export class ApiKeyExpiredException extends ApiException {
+  constructor(expiredAt: Date) {
+    super(
+      HttpStatus.UNAUTHORIZED,
+      'API_KEY_EXPIRED',
+      `The API key expired at ${expiredAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}; use the key that replaced it, or ask for a new one.`,
+      { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="The API key expired"` },
+    );
+  }
+}
+
 /** One answer for unknown and revoked keys alike, so the answer reveals nothing about a key. */
 export class ApiKeyInvalidException extends ApiException {
   constructor() {

@@ -1,9 +1,12 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ApiKeyService } from './api-key.service.js';
 import { clientAddress } from './client-address.js';
 import { IS_PUBLIC } from './public.decorator.js';
+
+/** On responses to a key that expires within 7 days: when, as an HTTP date. */
+export const API_KEY_EXPIRES_HEADER = 'API-Key-Expires';
 
 /**
  * Global and default-deny, and first of all (createApp states the order): a route needs a valid API
@@ -21,7 +24,13 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
-    request.apiKey = this.isPublic(context) ? null : await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
+    if (this.isPublic(context)) {
+      request.apiKey = null;
+      return true;
+    }
+    request.apiKey = await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
+    const expiresAt = this.apiKeys.expiryNotice(request.apiKey);
+    if (expiresAt) context.switchToHttp().getResponse<Response>().setHeader(API_KEY_EXPIRES_HEADER, expiresAt.toUTCString());
     return true;
   }
 

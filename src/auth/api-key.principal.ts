@@ -7,6 +7,8 @@ export interface ApiKeyPrincipal {
   readonly name: string;
   /** What the key may do (see RequiresScope). */
   readonly scopes: ReadonlySet<Scope>;
+  /** When the key stops working, in ms since the epoch; null: never. */
+  readonly expiresAt: number | null;
 }
 
 declare module 'express-serve-static-core' {

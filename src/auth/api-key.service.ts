@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { Clock } from '../config/clock.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 import { hashApiKey } from './api-key-secret.js';
-import { ApiKeyInvalidException, ApiKeyMissingException } from './api-key.exceptions.js';
+import { ApiKeyExpiredException, ApiKeyInvalidException, ApiKeyMissingException } from './api-key.exceptions.js';
 import type { ApiKeyPrincipal } from './api-key.principal.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { readBearerToken } from './bearer-token.js';
@@ -18,8 +19,14 @@ const MAX_CACHED_KEYS = 10_000;
 /** An API_KEYS key holds every scope. */
 const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
 
-/** The Redis channel revocations are announced on; the message is the key's id. */
-export const REVOCATIONS_CHANNEL = 'revocations';
+/**
+ * The Redis channel the key tool announces a changed key on (revoked, rolled, new scopes); the
+ * message is the key's id. Named for its first use, and kept so for instances of older versions.
+ */
+export const KEY_CHANGES_CHANNEL = 'revocations';
+/** A key that expires within this long is announced: a response header, and a warning in the log. */
+export const EXPIRY_NOTICE_MS = 7 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The principal id of a bootstrap key: stable across restarts and instances, and not the key. */
 export function bootstrapKeyId(key: string): string {
@@ -51,22 +58,25 @@ export class ApiKeyService implements OnModuleInit {
   /** The hash each stored key was found by, so that a revocation can drop its cache entry. */
   private readonly hashById = new Map<number, string>();
   private readonly failures: FailedAuthentications;
+  /** When each soon-expiring key was last warned about. */
+  private readonly expiryWarnedAt = new Map<string, number>();
 
   constructor(
     private readonly config: AppConfig,
     private readonly store: ApiKeysRepository,
     private readonly redis: SharedRedis,
+    private readonly clock: Clock,
   ) {
     this.bootstrapKeys = config.apiKeys.map((key) => ({
       hash: Buffer.from(hashApiKey(key), 'hex'),
-      principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS', scopes: ALL_SCOPES },
+      principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS', scopes: ALL_SCOPES, expiresAt: null },
     }));
     this.failures = new FailedAuthentications(config.authFailuresPerMinute);
   }
 
-  /** With REDIS_URL, a revocation announced by the CLI reaches this instance at once, not after the cache's time. */
+  /** With REDIS_URL, a change announced by the key tool reaches this instance at once, not after the cache's time. */
   onModuleInit(): void {
-    this.redis.subscribe(REVOCATIONS_CHANNEL, (message) => this.forget(Number(message)));
+    this.redis.subscribe(KEY_CHANGES_CHANNEL, (message) => this.forget(Number(message)));
   }
 
   /** Drops what this instance remembers of a stored key, so its next use asks the database. */
@@ -82,10 +92,28 @@ export class ApiKeyService implements OnModuleInit {
   async authenticate(authorization: string | undefined, clientAddress: string): Promise<ApiKeyPrincipal> {
     const token = readBearerToken(authorization);
     const principal = token === undefined ? undefined : await this.findKey(hashApiKey(token), clientAddress);
-    if (principal) return principal;
+    if (principal && (principal.expiresAt === null || principal.expiresAt > this.clock.now())) return principal;
     this.failures.refuseIfOverLimit(clientAddress);
     this.failures.record(clientAddress);
+    if (principal) throw new ApiKeyExpiredException(new Date(principal.expiresAt!));
     throw token === undefined ? new ApiKeyMissingException() : new ApiKeyInvalidException();
+  }
+
+  /**
+   * When the principal's key expires, if that is within EXPIRY_NOTICE_MS: the caller tells the
+   * client (API-Key-Expires), and the log says it at `warn` once a day per instance and key, so
+   * operators can reach the key's owner in time.
+   */
+  expiryNotice(principal: ApiKeyPrincipal): Date | undefined {
+    if (principal.expiresAt === null) return undefined;
+    const now = this.clock.now();
+    if (principal.expiresAt - now > EXPIRY_NOTICE_MS) return undefined;
+    const expiresAt = new Date(principal.expiresAt);
+    if (now - (this.expiryWarnedAt.get(principal.keyId) ?? -Infinity) >= DAY_MS) {
+      this.expiryWarnedAt.set(principal.keyId, now);
+      this.logger.warn(`API key ${principal.keyId} ("${principal.name}") expires at ${expiresAt.toISOString()}: its owner should roll it`);
+    }
+    return expiresAt;
   }
 
   private async findKey(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | undefined> {
@@ -125,7 +153,10 @@ export class ApiKeyService implements OnModuleInit {
         return undefined;
       }
       this.hashById.set(row.id, hash);
-      return { id: row.id, principal: { keyId: `key-${row.id}`, name: row.name, scopes: readScopes(row.scopes) } };
+      return {
+        id: row.id,
+        principal: { keyId: `key-${row.id}`, name: row.name, scopes: readScopes(row.scopes), expiresAt: row.expiresAt?.getTime() ?? null },
+      };
     } catch (error) {
       // A failed lookup decides nothing: the next request asks again.
       this.cache.delete(hash);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { isName } from '../validation/is-name.validator.js';
 import { generateApiKey } from './api-key-secret.js';
@@ -15,15 +15,32 @@ export class InvalidApiKeyNameError extends Error {
   }
 }
 
+/** A key that cannot be rolled: revoked, or rolled already (its successor is the one to roll). */
+export class KeyNotRollableError extends Error {}
+
+/** What a new key is made with, beyond its name. */
+export interface NewKeyOptions {
+  /** All four when not given. */
+  readonly scopes?: Iterable<Scope>;
+  /** Never, when not given. */
+  readonly expiresAt?: Date | null;
+}
+
 const COLUMNS =
-  'id, name, prefix, key_hash AS keyHash, scopes, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt';
+  'id, name, prefix, key_hash AS keyHash, scopes, created_at AS createdAt, last_used_at AS lastUsedAt, ' +
+  'revoked_at AS revokedAt, expires_at AS expiresAt, rolled_from_id AS rolledFromId';
 const ALL = `SELECT ${COLUMNS} FROM api_keys ORDER BY id`;
 const BY_ID = `SELECT ${COLUMNS} FROM api_keys WHERE id = ?`;
-const BY_HASH = 'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt FROM api_keys WHERE key_hash = ?';
-const INSERT = 'INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)';
+const BY_HASH =
+  'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt, expires_at AS expiresAt FROM api_keys WHERE key_hash = ?';
+const SUCCESSOR = 'SELECT id FROM api_keys WHERE rolled_from_id = ?';
+const INSERT = 'INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at, expires_at, rolled_from_id) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const REVOKE = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL';
+/** Brings an expiry forward, never back: a key that expires sooner keeps its time. */
+const EXPIRE_BY = 'UPDATE api_keys SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)';
+const SET_SCOPES = 'UPDATE api_keys SET scopes = ? WHERE id = ?';
 const RECORD_USE = 'UPDATE api_keys SET last_used_at = ? WHERE id = ?';
-const ANY_ACTIVE = 'SELECT 1 AS found FROM api_keys WHERE revoked_at IS NULL LIMIT 1';
+const ANY_ACTIVE = 'SELECT 1 AS found FROM api_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) LIMIT 1';
 
 /**
  * The api_keys table, one written-out statement per question, like every repository. Used by the
@@ -38,15 +55,27 @@ export class ApiKeysRepository {
   }
 
   /** Makes a key; the returned `key` is the only copy of the secret there will ever be. */
-  async create(name: string, scopes: Iterable<Scope> = SCOPES): Promise<{ apiKey: ApiKey; key: string }> {
-    if (!isName(name, 1, API_KEY_NAME_MAX)) throw new InvalidApiKeyNameError();
-    const secret = generateApiKey();
-    const createdAt = new Date();
-    const stored = formatScopes(scopes);
-    const parameters = [name, secret.prefix, secret.hash, stored, this.dialect.datetime(createdAt)];
-    const id = await this.dialect.insert(this.dataSource.manager, INSERT, parameters);
-    const apiKey = { id, name, prefix: secret.prefix, keyHash: secret.hash, scopes: stored, createdAt, lastUsedAt: null, revokedAt: null };
-    return { apiKey, key: secret.key };
+  create(name: string, options: NewKeyOptions = {}): Promise<{ apiKey: ApiKey; key: string }> {
+    return this.insert(this.dataSource.manager, name, options, null);
+  }
+
+  /**
+   * Rolls a key: a new one with the same name and scopes (shown once, like any new key), linked to
+   * the old one, which keeps working until `overlapEnds` (or its own expiry, if sooner), then
+   * expires. One transaction: a roll happens whole or not at all.
+   */
+  roll(id: number, overlapEnds: Date, expiresAt: Date | null): Promise<{ rolled: ApiKey; apiKey: ApiKey; key: string } | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const old = await this.find(manager, id);
+      if (!old) return undefined;
+      if (old.revokedAt) throw new KeyNotRollableError(`API key ${id} is revoked; a revoked key cannot be rolled`);
+      const [successor] = await manager.query(SUCCESSOR, [id]);
+      if (successor) throw new KeyNotRollableError(`API key ${id} was rolled already, to key ${successor.id}; roll that one`);
+      const made = await this.insert(manager, old.name, { scopes: [...new Set(old.scopes.split(' '))] as Scope[], expiresAt }, id);
+      const end = this.dialect.datetime(overlapEnds);
+      await manager.query(EXPIRE_BY, [end, id, end]);
+      return { rolled: (await this.find(manager, id))!, ...made };
+    });
   }
 
   async list(): Promise<ApiKey[]> {
@@ -55,14 +84,18 @@ export class ApiKeysRepository {
 
   /** Revokes the key with this id; undefined when there is none. Revoking twice changes nothing. */
   async revoke(id: number): Promise<ApiKey | undefined> {
-    const revokedAt = new Date();
-    await this.dialect.changedRows(this.dataSource.manager, REVOKE, [this.dialect.datetime(revokedAt), id]);
-    const [row] = await this.dataSource.query(BY_ID, [id]);
-    return row && this.toApiKey(row);
+    await this.dialect.changedRows(this.dataSource.manager, REVOKE, [this.dialect.datetime(new Date()), id]);
+    return this.find(this.dataSource.manager, id);
+  }
+
+  /** Gives the key with this id exactly these scopes; undefined when there is none. */
+  async setScopes(id: number, scopes: Iterable<Scope>): Promise<ApiKey | undefined> {
+    await this.dataSource.query(SET_SCOPES, [formatScopes(scopes), id]);
+    return this.find(this.dataSource.manager, id);
   }
 
   /** The key with this hash, revoked or not, reading only what authentication needs. */
-  async findByHash(keyHash: string): Promise<Pick<ApiKey, 'id' | 'name' | 'keyHash' | 'scopes' | 'revokedAt'> | undefined> {
+  async findByHash(keyHash: string): Promise<Pick<ApiKey, 'id' | 'name' | 'keyHash' | 'scopes' | 'revokedAt' | 'expiresAt'> | undefined> {
     const [row] = await this.dataSource.query(BY_HASH, [keyHash]);
     return (
       row && {
@@ -71,16 +104,58 @@ export class ApiKeysRepository {
         keyHash: row.keyHash,
         scopes: row.scopes,
         revokedAt: this.readOptionalDatetime(row.revokedAt),
+        expiresAt: this.readOptionalDatetime(row.expiresAt),
       }
     );
   }
 
-  async hasActiveKey(): Promise<boolean> {
-    return (await this.dataSource.query(ANY_ACTIVE)).length > 0;
+  /** Whether some key works at `now`: neither revoked nor expired. */
+  async hasActiveKey(now: Date): Promise<boolean> {
+    return (await this.dataSource.query(ANY_ACTIVE, [this.dialect.datetime(now)])).length > 0;
   }
 
   async recordUse(id: number, at: Date): Promise<void> {
     await this.dataSource.query(RECORD_USE, [this.dialect.datetime(at), id]);
+  }
+
+  private async insert(
+    manager: EntityManager,
+    name: string,
+    { scopes = SCOPES, expiresAt = null }: NewKeyOptions,
+    rolledFromId: number | null,
+  ): Promise<{ apiKey: ApiKey; key: string }> {
+    if (!isName(name, 1, API_KEY_NAME_MAX)) throw new InvalidApiKeyNameError();
+    const secret = generateApiKey();
+    const createdAt = new Date();
+    const stored = formatScopes(scopes);
+    const parameters = [
+      name,
+      secret.prefix,
+      secret.hash,
+      stored,
+      this.dialect.datetime(createdAt),
+      expiresAt && this.dialect.datetime(expiresAt),
+      rolledFromId,
+    ];
+    const id = await this.dialect.insert(manager, INSERT, parameters);
+    const apiKey = {
+      id,
+      name,
+      prefix: secret.prefix,
+      keyHash: secret.hash,
+      scopes: stored,
+      createdAt,
+      lastUsedAt: null,
+      revokedAt: null,
+      expiresAt,
+      rolledFromId,
+    };
+    return { apiKey, key: secret.key };
+  }
+
+  private async find(manager: EntityManager, id: number): Promise<ApiKey | undefined> {
+    const [row] = await manager.query(BY_ID, [id]);
+    return row && this.toApiKey(row);
   }
 
   private readonly toApiKey = (row: Record<string, unknown>): ApiKey => ({
@@ -92,6 +167,8 @@ export class ApiKeysRepository {
     createdAt: this.dialect.readDatetime(row.createdAt),
     lastUsedAt: this.readOptionalDatetime(row.lastUsedAt),
     revokedAt: this.readOptionalDatetime(row.revokedAt),
+    expiresAt: this.readOptionalDatetime(row.expiresAt),
+    rolledFromId: row.rolledFromId === null || row.rolledFromId === undefined ? null : Number(row.rolledFromId),
   });
 
   private readOptionalDatetime(value: unknown): Date | null {

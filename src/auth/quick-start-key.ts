@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { Clock } from '../config/clock.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 
 export const QUICK_START_KEY_NAME = 'quick-start';
@@ -13,10 +14,11 @@ export class QuickStartKey implements OnApplicationBootstrap {
   constructor(
     private readonly config: AppConfig,
     private readonly store: ApiKeysRepository,
+    private readonly clock: Clock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.production || this.config.apiKeys.length > 0 || (await this.store.hasActiveKey())) return;
+    if (this.config.production || this.config.apiKeys.length > 0 || (await this.store.hasActiveKey(new Date(this.clock.now())))) return;
     const { key } = await this.store.create(QUICK_START_KEY_NAME);
     // Written straight to the terminal, not to the logs: it is the one time the key is shown.
     process.stdout.write(

@@ -1,5 +1,5 @@
 /**
- * Makes, lists and revokes API keys, against whichever database DATABASE_URL names — with or
+ * Makes, lists, rolls, rescopes and revokes API keys, against whichever database DATABASE_URL names — with or
  * without the service running. `npm run apikey -- --help` says how; `npm run apikey` runs the built
  * tool without rebuilding (it builds only when dist/ is missing), as the image does.
  * Exit codes: 0 done, 1 failed (database, no such key), 2 used wrongly (an unknown scope, an ambiguous prefix).
@@ -8,19 +8,21 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiKey } from '../auth/api-key.entity.js';
-import { REVOCATIONS_CHANNEL } from '../auth/api-key.service.js';
-import { ApiKeysRepository, InvalidApiKeyNameError } from '../auth/api-keys.repository.js';
+import { KEY_CHANGES_CHANNEL } from '../auth/api-key.service.js';
+import { ApiKeysRepository, InvalidApiKeyNameError, KeyNotRollableError } from '../auth/api-keys.repository.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 import { isScope, readScopes, type Scope, SCOPES } from '../auth/scopes.js';
 
-const USAGE = 'usage: npm run apikey -- create NAME [--scopes LIST] | list | revoke ID|PREFIX | --help';
+const USAGE =
+  'usage: npm run apikey -- create NAME [--scopes LIST] [--expires-in DURATION | --expires-at TIME] | list | ' +
+  'roll ID|PREFIX [--overlap DURATION] | scopes ID|PREFIX --scopes LIST | revoke ID|PREFIX | --help';
 
 const HELP = `${USAGE}
 
-Makes, lists and revokes the API keys of the Pet Store service, in the database DATABASE_URL names
-(the SQLite file data/petstore.sqlite when it is unset), while the service runs or not.
+Makes, lists, rolls, rescopes and revokes the API keys of the Pet Store service, in the database
+DATABASE_URL names (the SQLite file data/petstore.sqlite when it is unset), while the service runs or not.
 
   create NAME        Makes a key and prints it on stdout, the only time it is ever shown. NAME is a
                      label of 1 to 100 characters (quote one with spaces); a name other active keys
@@ -29,16 +31,27 @@ Makes, lists and revokes the API keys of the Pet Store service, in the database 
                      pets:write (add animals), store:read (list and get orders, the inventory),
                      store:write (place orders). A write scope does not include its read scope.
                      Without --scopes the key holds all four.
-  list               Every key: id, name, prefix, scopes, created, last used and revoked; never a key.
-  revoke ID|PREFIX   Revokes the key with this id, or the one key whose prefix (as list shows it,
-                     psk_…) starts with PREFIX; a PREFIX more than one key has is refused. Every
-                     instance refuses the key within 1 s with REDIS_URL set, else within its key
-                     cache time (API_KEY_CACHE_MS, 30 s by default). Revoking twice is harmless.
+    --expires-in D   The key stops working after D: 45s, 30m, 24h or 90d (more than zero).
+    --expires-at T   The key stops working at T, an RFC 3339 time in the future
+                     (2027-03-31T23:59:59Z). Without either, it never expires.
+  list               Every key: id, name, prefix, scopes, created, expires, last used, revoked, and
+                     the key it was rolled from or to; never a key.
+  roll ID|PREFIX     Makes the key's successor (same name and scopes, printed once) and lets the old
+                     key work until the overlap ends, then expire: deploy the new key meanwhile.
+    --overlap D      How long both work: a duration as above; 24h when not given.
+    --expires-in D, --expires-at T   The successor's expiry, as for create; none when not given.
+  scopes ID|PREFIX   Gives the key exactly the scopes of --scopes LIST.
+  revoke ID|PREFIX   Revokes the key at once. Revoking twice is harmless.
   help, --help, -h   This text.
+
+ID|PREFIX is the key's id, or the start of its prefix as list shows it (psk_…); a PREFIX more than
+one key has is refused. Every instance applies a roll, new scopes or a revocation within 1 s with
+REDIS_URL set, else within its key cache time (API_KEY_CACHE_MS, 30 s by default).
 
 From a built checkout: node dist/src/cli/apikey.js COMMAND; in the image:
 docker compose run --rm api node dist/src/cli/apikey.js COMMAND.
-Exit codes: 0 done, 1 failed (database, no such key), 2 used wrongly (an unknown scope, an ambiguous prefix).
+Exit codes: 0 done, 1 failed (database, no such key, a key that cannot be rolled), 2 used wrongly
+(an unknown option or scope, a duration of zero, a time in the past, an ambiguous prefix).
 `;
 
 class CliError extends Error {
@@ -50,23 +63,49 @@ class CliError extends Error {
   }
 }
 
-/** Which key a revoke names: its id, or the start of the prefix `list` shows (the "…" it ends with may be pasted along). */
+/** Which key a command names: its id, or the start of the prefix `list` shows (the "…" it ends with may be pasted along). */
 type KeyReference = { id: number } | { prefix: string };
 
 type Command =
-  { run: 'help' } | { run: 'create'; name: string; scopes: readonly Scope[] } | { run: 'list' } | { run: 'revoke'; key: KeyReference };
+  | { run: 'help' }
+  | { run: 'create'; name: string; scopes: readonly Scope[]; expiresAt: Date | null }
+  | { run: 'list' }
+  | { run: 'roll'; key: KeyReference; overlapMs: number; expiresAt: Date | null }
+  | { run: 'scopes'; key: KeyReference; scopes: readonly Scope[] }
+  | { run: 'revoke'; key: KeyReference };
 
-function parseArguments(args: readonly string[]): Command {
+const DEFAULT_OVERLAP = '24h';
+const EXPIRY_OPTIONS = { 'expires-in': { type: 'string' }, 'expires-at': { type: 'string' } } as const;
+
+function parseArguments(args: readonly string[], now: number): Command {
   const [command, ...rest] = args;
   if (['help', '--help', '-h'].includes(command) && rest.length === 0) return { run: 'help' };
-  if (command === 'create') {
-    const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' } });
-    if (positionals.length !== 1) throw new CliError('create needs exactly one NAME (quote a name with spaces)', 2);
-    return { run: 'create', name: positionals[0], scopes: values.scopes === undefined ? SCOPES : parseScopeList(values.scopes) };
+  switch (command) {
+    case 'create': {
+      const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' }, ...EXPIRY_OPTIONS });
+      if (positionals.length !== 1) throw new CliError('create needs exactly one NAME (quote a name with spaces)', 2);
+      const scopes = values.scopes === undefined ? SCOPES : parseScopeList(values.scopes);
+      return { run: 'create', name: positionals[0], scopes, expiresAt: parseExpiry(values, now) };
+    }
+    case 'list':
+      if (rest.length === 0) return { run: 'list' };
+      break;
+    case 'roll': {
+      const { positionals, values } = parseOptions(rest, { overlap: { type: 'string' }, ...EXPIRY_OPTIONS });
+      if (positionals.length !== 1) throw new CliError('roll needs exactly one ID or PREFIX', 2);
+      const overlapMs = parseDuration('--overlap', values.overlap ?? DEFAULT_OVERLAP);
+      return { run: 'roll', key: parseKeyReference('roll', positionals[0]), overlapMs, expiresAt: parseExpiry(values, now) };
+    }
+    case 'scopes': {
+      const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' } });
+      if (positionals.length !== 1 || values.scopes === undefined)
+        throw new CliError('scopes needs exactly one ID or PREFIX and --scopes LIST', 2);
+      return { run: 'scopes', key: parseKeyReference('scopes', positionals[0]), scopes: parseScopeList(values.scopes) };
+    }
+    case 'revoke':
+      if (rest.length === 1) return { run: 'revoke', key: parseKeyReference('revoke', rest[0]) };
+      throw new CliError('revoke needs exactly one ID or PREFIX', 2);
   }
-  if (command === 'list' && rest.length === 0) return { run: 'list' };
-  if (command === 'revoke' && rest.length === 1) return { run: 'revoke', key: parseKeyReference(rest[0]) };
-  if (command === 'revoke') throw new CliError('revoke needs exactly one ID or PREFIX', 2);
   throw new CliError(USAGE, 2);
 }
 
@@ -88,11 +127,32 @@ function parseScopeList(given: string): Scope[] {
   return scopes as Scope[];
 }
 
-function parseKeyReference(given: string): KeyReference {
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `45s`, `30m`, `24h`, `90d`: a whole number, more than zero, and a unit. */
+function parseDuration(option: string, given: string): number {
+  const match = /^([1-9][0-9]{0,8})([smhd])$/.exec(given);
+  if (!match) throw new CliError(`${option} must be a duration of more than zero, like 45s, 30m, 24h or 90d (got "${given}")`, 2);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+/** The expiry --expires-in or --expires-at gives, null for neither; both at once, or a time not in the future, are refused. */
+function parseExpiry(values: { 'expires-in'?: string; 'expires-at'?: string }, now: number): Date | null {
+  const { 'expires-in': expiresIn, 'expires-at': expiresAt } = values;
+  if (expiresIn !== undefined && expiresAt !== undefined) throw new CliError('give --expires-in or --expires-at, not both', 2);
+  if (expiresIn !== undefined) return new Date(now + parseDuration('--expires-in', expiresIn));
+  if (expiresAt === undefined) return null;
+  const time = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(expiresAt) ? Date.parse(expiresAt) : NaN;
+  if (Number.isNaN(time)) throw new CliError(`--expires-at must be an RFC 3339 time like 2027-03-31T23:59:59Z (got "${expiresAt}")`, 2);
+  if (time <= now) throw new CliError(`--expires-at ${expiresAt} is not in the future`, 2);
+  return new Date(time);
+}
+
+function parseKeyReference(command: string, given: string): KeyReference {
   if (/^[1-9][0-9]{0,15}$/.test(given) && Number.isSafeInteger(Number(given))) return { id: Number(given) };
   const prefix = given.replace(/…$/, '');
   if (/^psk_[A-Za-z0-9_-]+$/.test(prefix)) return { prefix };
-  throw new CliError(`revoke needs the numeric ID or the psk_… PREFIX that list shows (got "${given}")`, 2);
+  throw new CliError(`${command} needs the numeric ID or the psk_… PREFIX that list shows (got "${given}")`, 2);
 }
 
 async function openStore(config: AppConfig): Promise<{ store: ApiKeysRepository; close: () => Promise<void> }> {
@@ -109,27 +169,48 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
   switch (command.run) {
     case 'create': {
       const namesakes = (await store.list()).filter((key) => key.name === command.name && !key.revokedAt);
-      const { apiKey, key } = await store.create(command.name, command.scopes);
+      const { apiKey, key } = await store.create(command.name, { scopes: command.scopes, expiresAt: command.expiresAt });
       if (namesakes.length > 0) {
         const ids = namesakes.map((namesake) => namesake.id).join(', ');
         process.stderr.write(
           `apikey: warning: active key ${ids} already has the name "${command.name}"; names are labels, ids tell keys apart\n`,
         );
       }
-      process.stderr.write(
-        `Created API key ${apiKey.id} "${apiKey.name}". This is the only time it is shown (scopes: ${listScopes(apiKey.scopes)}):\n`,
-      );
+      process.stderr.write(`Created API key ${apiKey.id} "${apiKey.name}". This is the only time it is shown (${describe(apiKey)}):\n`);
       process.stdout.write(`${key}\n`);
       return;
     }
     case 'list':
       process.stdout.write(formatTable(await store.list()));
       return;
+    case 'roll': {
+      const id = await resolveKeyId(command.key, store);
+      const rolled = await store.roll(id, new Date(Date.now() + command.overlapMs), command.expiresAt);
+      if (!rolled) throw new CliError(`no API key has ID ${id}`, 1);
+      const within = await announceChange(id, config);
+      process.stderr.write(
+        `Rolled API key ${id} "${rolled.rolled.name}" to key ${rolled.apiKey.id} (${describe(rolled.apiKey)}). Key ${id} works ` +
+          `until ${formatDate(rolled.rolled.expiresAt)} (every instance knows within ${within}); deploy the new key before then. ` +
+          'This is the only time it is shown:\n',
+      );
+      process.stdout.write(`${rolled.key}\n`);
+      return;
+    }
+    case 'scopes': {
+      const id = await resolveKeyId(command.key, store);
+      const apiKey = await store.setScopes(id, command.scopes);
+      if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
+      const within = await announceChange(id, config);
+      process.stdout.write(
+        `API key ${id} "${apiKey.name}" now holds ${listScopes(apiKey.scopes)}; every instance applies it within ${within}.\n`,
+      );
+      return;
+    }
     case 'revoke': {
       const id = await resolveKeyId(command.key, store);
       const apiKey = await store.revoke(id);
       if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
-      const within = (await announceRevocation(apiKey.id, config)) ? '1 second' : `${Math.ceil(config.apiKeyCacheMs / 1000)} seconds`;
+      const within = await announceChange(apiKey.id, config);
       process.stdout.write(
         `Revoked API key ${apiKey.id} "${apiKey.name}" (${apiKey.prefix}…) at ${formatDate(apiKey.revokedAt)}; ` +
           `every instance refuses it within ${within}.\n`,
@@ -139,7 +220,7 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
   }
 }
 
-/** The id a reference names; a prefix must belong to exactly one key, revoked or not, so a revoke never guesses. */
+/** The id a reference names; a prefix must belong to exactly one key, revoked or not, so the tool never guesses. */
 async function resolveKeyId(reference: KeyReference, store: ApiKeysRepository): Promise<number> {
   if ('id' in reference) return reference.id;
   const matches = (await store.list()).filter((key) => key.prefix.startsWith(reference.prefix) || reference.prefix.startsWith(key.prefix));
@@ -147,37 +228,46 @@ async function resolveKeyId(reference: KeyReference, store: ApiKeysRepository): 
   if (matches.length > 1) {
     const ids = matches.map((key) => key.id).join(', ');
     throw new CliError(
-      `${reference.prefix} is the start of ${matches.length} keys' prefixes (ids ${ids}); revoke by ID, or give more of the prefix`,
+      `${reference.prefix} is the start of ${matches.length} keys' prefixes (ids ${ids}); name the key by ID, or give more of the prefix`,
       2,
     );
   }
   return matches[0].id;
 }
 
-/** With REDIS_URL, tells every instance at once; false when there is no Redis to tell, or it did not answer. */
-async function announceRevocation(id: number, config: AppConfig): Promise<boolean> {
-  if (!config.redis) return false;
+/**
+ * With REDIS_URL, tells every instance at once that the key changed; says how soon every instance
+ * applies the change: within a second when told, else within the key cache time.
+ */
+async function announceChange(id: number, config: AppConfig): Promise<string> {
+  const cacheTime = `${Math.ceil(config.apiKeyCacheMs / 1000)} seconds`;
+  if (!config.redis) return cacheTime;
   const redis = new SharedRedis(config);
   try {
-    const told = (await redis.whenReady(2_000)) && (await redis.publish(REVOCATIONS_CHANNEL, String(id)));
-    if (!told) process.stderr.write('apikey: Redis could not be reached; instances notice the revocation within their key cache time\n');
-    return told;
+    if ((await redis.whenReady(2_000)) && (await redis.publish(KEY_CHANGES_CHANNEL, String(id)))) return '1 second';
+    process.stderr.write('apikey: Redis could not be reached; instances notice the change within their key cache time\n');
+    return cacheTime;
   } finally {
     await redis.onApplicationShutdown();
   }
 }
 
 function formatTable(keys: readonly ApiKey[]): string {
+  const successors = new Map(keys.filter((key) => key.rolledFromId !== null).map((key) => [key.rolledFromId!, key.id]));
   const rows = [
-    ['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'],
+    ['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED', 'ROLLED'],
     ...keys.map((key) => [
       String(key.id),
       key.name,
       `${key.prefix}…`,
       listScopes(key.scopes),
       formatDate(key.createdAt),
+      formatDate(key.expiresAt, 'never'),
       formatDate(key.lastUsedAt, 'never'),
       formatDate(key.revokedAt, '-'),
+      [key.rolledFromId !== null && `from ${key.rolledFromId}`, successors.has(key.id) && `to ${successors.get(key.id)}`]
+        .filter(Boolean)
+        .join(', ') || '-',
     ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => [...row[column]].length)));
@@ -198,13 +288,18 @@ function listScopes(stored: string): string {
   return [...readScopes(stored)].join(',');
 }
 
+/** A new key's scopes and expiry, for the line that shows it. */
+function describe(apiKey: ApiKey): string {
+  return `scopes: ${listScopes(apiKey.scopes)}; expires: ${formatDate(apiKey.expiresAt, 'never')}`;
+}
+
 function formatDate(date: Date | null, absent = ''): string {
   return date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : absent;
 }
 
 async function main(args: readonly string[]): Promise<number> {
   try {
-    const command = parseArguments(args);
+    const command = parseArguments(args, Date.now());
     if (command.run === 'help') {
       process.stdout.write(HELP);
       return 0;
@@ -223,7 +318,9 @@ async function main(args: readonly string[]): Promise<number> {
         ? [error.message, error.exitCode]
         : error instanceof ConfigError || error instanceof InvalidApiKeyNameError
           ? [error.message, 2]
-          : [`failed: ${error instanceof Error ? error.message : error}`, 1];
+          : error instanceof KeyNotRollableError
+            ? [error.message, 1]
+            : [`failed: ${error instanceof Error ? error.message : error}`, 1];
     process.stderr.write(`apikey: ${message}\n`);
     return exitCode;
   }

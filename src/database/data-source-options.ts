@@ -5,6 +5,7 @@ import { CreateApiKeys1795219300000 } from './migrations/1795219300000-CreateApi
 import { CreateIdempotencyRecords1795219400000 } from './migrations/1795219400000-CreateIdempotencyRecords.js';
 import { CreateOrders1795219500000 } from './migrations/1795219500000-CreateOrders.js';
 import { AddApiKeyScopes1795219600000 } from './migrations/1795219600000-AddApiKeyScopes.js';
+import { AddApiKeyExpiry1795219700000 } from './migrations/1795219700000-AddApiKeyExpiry.js';
 import { DropTimedOutConnections } from './mysql-pool-bounds.js';
 
 export const MIGRATIONS = [
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   CreateIdempotencyRecords1795219400000,
   CreateOrders1795219500000,
   AddApiKeyScopes1795219600000,
+  AddApiKeyExpiry1795219700000,
 ];
 
 /**

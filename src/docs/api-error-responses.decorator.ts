@@ -18,6 +18,10 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   UNSUPPORTED_MEDIA_TYPE: { status: 400, message: 'A request body must be sent with Content-Type: application/json.' },
   API_KEY_MISSING: { status: 401, message: 'An API key is required: send it as Authorization: Bearer <API_KEY>.' },
   API_KEY_INVALID: { status: 401, message: 'The API key is not valid.' },
+  API_KEY_EXPIRED: {
+    status: 401,
+    message: 'The API key expired at 2027-03-31T23:59:59Z; use the key that replaced it, or ask for a new one.',
+  },
   INSUFFICIENT_SCOPE: { status: 403, message: 'This API key does not hold the scope pets:write, which this operation needs.' },
   PET_NOT_FOUND: { status: 404, message: 'No pet has id 42.' },
   ORDER_NOT_FOUND: { status: 404, message: 'No order has id 42.' },
@@ -60,6 +64,7 @@ const HEADERS_BY_STATUS: Readonly<Record<number, HeadersObject>> = {
 const EVERY_KEYED_OPERATION: ErrorReasons = {
   API_KEY_MISSING: 'No API key was sent.',
   API_KEY_INVALID: 'The API key is unknown or revoked.',
+  API_KEY_EXPIRED: 'The API key is past its expiry, or past the overlap of a roll.',
   INSUFFICIENT_SCOPE: 'The API key does not hold the scope this operation needs (`x-required-scopes`).',
   RATE_LIMITED: 'The API key is over its rate limit; retry after `Retry-After`.',
   INTERNAL_ERROR: 'An unexpected error; nothing of it is disclosed.',

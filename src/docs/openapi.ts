@@ -63,11 +63,18 @@ const COMMON_HEADERS: Record<string, HeaderObject> = {
     description: 'IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends.',
     schema: { type: 'string', example: '"per-key";r=599;t=60' },
   },
+  'API-Key-Expires': {
+    description:
+      'Only when the API key expires within 7 days: when, as an HTTP date. Roll the key (or ask for a new one) before then; ' +
+      'after it, requests with the key are `401 API_KEY_EXPIRED`.',
+    schema: { type: 'string', example: 'Wed, 31 Mar 2027 23:59:59 GMT' },
+  },
 };
 
 /**
  * Every response has an X-Request-Id (the edge sets it first), and every response to a keyed
- * operation, once its key is accepted (so all but 401), has the RateLimit fields.
+ * operation, once its key is accepted (so all but 401), has the RateLimit fields, and
+ * API-Key-Expires when the key expires soon.
  */
 function documentHeadersOfEveryResponse(document: OpenAPIObject): void {
   document.components = { ...document.components, headers: { ...document.components?.headers, ...COMMON_HEADERS } };
@@ -80,7 +87,11 @@ function documentHeadersOfEveryResponse(document: OpenAPIObject): void {
       response.headers = {
         ...response.headers,
         'X-Request-Id': ref('X-Request-Id'),
-        ...(rateLimited && { 'RateLimit-Policy': ref('RateLimit-Policy'), RateLimit: ref('RateLimit') }),
+        ...(rateLimited && {
+          'RateLimit-Policy': ref('RateLimit-Policy'),
+          RateLimit: ref('RateLimit'),
+          'API-Key-Expires': ref('API-Key-Expires'),
+        }),
       };
     }
   }

@@ -148,7 +148,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters.
@@ -271,6 +271,8 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends. */
         RateLimit: string;
+        /** @description Only when the API key expires within 7 days: when, as an HTTP date. Roll the key (or ask for a new one) before then; after it, requests with the key are `401 API_KEY_EXPIRED`. */
+        "API-Key-Expires": string;
     };
     pathItems: never;
 }
@@ -300,6 +302,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -312,13 +315,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
@@ -338,6 +342,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -352,6 +357,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -364,6 +370,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -378,6 +385,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -412,6 +420,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -424,13 +433,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
@@ -450,6 +460,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -464,6 +475,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -476,6 +488,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -488,6 +501,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -502,6 +516,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -514,6 +529,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -528,6 +544,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -560,6 +577,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -572,13 +590,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
@@ -598,6 +617,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -610,6 +630,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -624,6 +645,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -636,6 +658,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -650,6 +673,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -682,6 +706,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -694,13 +719,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
@@ -720,6 +746,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -734,6 +761,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -746,6 +774,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -760,6 +789,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -794,6 +824,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -806,13 +837,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
@@ -832,6 +864,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -844,6 +877,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -858,6 +892,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -870,6 +905,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -882,6 +918,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -896,6 +933,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -908,6 +946,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -922,6 +961,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -948,6 +988,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -960,13 +1001,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
@@ -986,6 +1028,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -998,6 +1041,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1012,6 +1056,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +1069,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1038,6 +1084,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1061,13 +1108,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Inventory"];
                 };
             };
-            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) */
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
                     /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
@@ -1087,6 +1135,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1101,6 +1150,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1113,6 +1163,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1127,6 +1178,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -73,11 +73,11 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     const result = await cli('list');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED']);
+    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED', 'ROLLED']);
     const row = lines.find((line) => line.includes('listed 🔑'));
     expect(row).toMatch(
       new RegExp(
-        `^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+pets:read,pets:write,store:read,store:write\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+-$`,
+        `^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+pets:read,pets:write,store:read,store:write\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+never\\s+-\\s+-$`,
       ),
     );
     expect(result.stdout).not.toContain(key);
@@ -106,7 +106,7 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     for (let i = 0; i < 5; i++) expect((await getPets(first, key)).status).toBe(200);
     await new Promise((wait) => setTimeout(wait, 300));
     expect(String(await lastUsed())).toBe(recorded);
-    expect((await cli('list')).stdout).toMatch(/used\s+psk_\S+\s+\S+\s+\S+\s+\d{4}-\d\d-\d\dT\S+Z\s+-/);
+    expect((await cli('list')).stdout).toMatch(/used\s+psk_\S+\s+\S+\s+\S+\s+never\s+\d{4}-\d\d-\d\dT\S+Z\s+-\s+-/);
   });
 
   it('refuses a revoked key on both instances within the window, as it refuses an unknown one', async () => {
@@ -127,7 +127,7 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
       expect(refused.body).toEqual(unknown.body);
       expect(refused.headers['www-authenticate']).toBe(unknown.headers['www-authenticate']);
     }
-    expect((await cli('list')).stdout).toMatch(new RegExp(`^${id}\\s+to revoke\\s.*\\d{4}-\\d\\d-\\d\\dT\\S+Z$`, 'm'));
+    expect((await cli('list')).stdout).toMatch(new RegExp(`^${id}\\s+to revoke\\s.*\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-$`, 'm'));
   });
 
   it('revokes by the prefix list shows, pasted with its ellipsis or shortened', async () => {
@@ -154,7 +154,7 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     const result = await cli('revoke', 'psk_twin');
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `apikey: psk_twin is the start of 2 keys' prefixes (ids ${ids.join(', ')}); revoke by ID, or give more of the prefix\n`,
+      `apikey: psk_twin is the start of 2 keys' prefixes (ids ${ids.join(', ')}); name the key by ID, or give more of the prefix\n`,
     );
     expect((await dataSource.getRepository(ApiKey).findBy({ prefix: In(twins) })).map((key) => key.revokedAt)).toEqual([null, null]);
     expect((await cli('revoke', 'psk_twinB')).stdout).toContain(`Revoked API key ${ids[1]} "psk_twinBBBB"`);
@@ -188,8 +188,16 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     [['revoke', 'psk_'], 2, /revoke needs the numeric ID or the psk_… PREFIX/],
     [['revoke', '999999'], 1, /no API key has ID 999999/],
     [['revoke', 'psk_unknownprefix'], 1, /no API key has a prefix starting with psk_unknownprefix/],
-    [['help', 'me'], 2, /usage: npm run apikey -- create NAME \[--scopes LIST\] \| list \| revoke ID\|PREFIX \| --help/],
-    [['rotate'], 2, /usage: npm run apikey -- create NAME \[--scopes LIST\] \| list \| revoke ID\|PREFIX \| --help/],
+    [
+      ['help', 'me'],
+      2,
+      /usage: npm run apikey -- create NAME .* \| list \| roll ID\|PREFIX .* \| scopes ID\|PREFIX --scopes LIST \| revoke ID\|PREFIX \| --help/,
+    ],
+    [
+      ['rotate'],
+      2,
+      /usage: npm run apikey -- create NAME .* \| list \| roll ID\|PREFIX .* \| scopes ID\|PREFIX --scopes LIST \| revoke ID\|PREFIX \| --help/,
+    ],
     [[], 2, /usage:/],
   ])('answers %p with exit code %p and one clear line', async (args, code, message) => {
     const result = await cli(...args);
@@ -219,8 +227,11 @@ describe('the API-key tool, asked for help', () => {
   it.each([['--help'], ['-h'], ['help']])('prints its commands for %p on stdout with exit code 0, without a database', async (flag) => {
     const result = await runApiKeyCli([flag], { DATABASE_URL: 'mysql://nobody@127.0.0.1:1/none' });
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^usage: npm run apikey -- create NAME \[--scopes LIST\] \| list \| revoke ID\|PREFIX \| --help\n/);
-    for (const command of ['create NAME', 'list', 'revoke ID|PREFIX']) expect(result.stdout).toContain(`  ${command}`);
+    expect(result.stdout).toMatch(
+      /^usage: npm run apikey -- create NAME .* \| list \| roll ID\|PREFIX .* \| scopes ID\|PREFIX --scopes LIST \| revoke ID\|PREFIX \| --help\n/,
+    );
+    for (const command of ['create NAME', 'list', 'roll ID|PREFIX', 'scopes ID|PREFIX', 'revoke ID|PREFIX'])
+      expect(result.stdout).toContain(`  ${command}`);
   });
 });
 

@@ -80,7 +80,11 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
         expect(response.description).toContain(value.code);
       }
     }
-    expect(Object.keys(responses['401'].content['application/json'].examples).sort()).toEqual(['API_KEY_INVALID', 'API_KEY_MISSING']);
+    expect(Object.keys(responses['401'].content['application/json'].examples).sort()).toEqual([
+      'API_KEY_EXPIRED',
+      'API_KEY_INVALID',
+      'API_KEY_MISSING',
+    ]);
     expect(Object.keys(responses['503'].content['application/json'].examples)).toEqual(['SERVICE_UNAVAILABLE']);
   });
 
@@ -98,10 +102,10 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
       const headers = Object.keys(response.headers);
       expect(headers).toContain('X-Request-Id');
       if (status === '401') expect(headers).not.toContain('RateLimit');
-      else expect(headers).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+      else expect(headers).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy', 'API-Key-Expires']));
       if (['409', '429', '503'].includes(status)) expect(headers).toContain('Retry-After');
     }
-    expect(Object.keys(document.components.headers).sort()).toEqual(['RateLimit', 'RateLimit-Policy', 'X-Request-Id']);
+    expect(Object.keys(document.components.headers).sort()).toEqual(['API-Key-Expires', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id']);
   });
 
   it('is true to the headers it declares: real responses carry them', async () => {
@@ -163,6 +167,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     const getPet = document.paths['/pets/{petId}'].get;
     expect(getPet.deprecated).toBe(true);
     expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual([
+      'API-Key-Expires',
       'Deprecation',
       'Link',
       'RateLimit',
@@ -219,6 +224,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     const createPet = document.paths['/pets'].post;
     expect(createPet.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
     expect(Object.keys(createPet.responses['201'].headers).sort()).toEqual([
+      'API-Key-Expires',
       'Idempotent-Replayed',
       'Location',
       'RateLimit',

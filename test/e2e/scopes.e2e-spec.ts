@@ -101,7 +101,17 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
 
   it('lists each key with its scopes', async () => {
     const { stdout } = await cli('list');
-    expect(stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED']);
+    expect(stdout.split('\n')[0].split(/\s{2,}/)).toEqual([
+      'ID',
+      'NAME',
+      'PREFIX',
+      'SCOPES',
+      'CREATED',
+      'EXPIRES',
+      'LAST USED',
+      'REVOKED',
+      'ROLLED',
+    ]);
     expect(stdout).toMatch(/only pets:read\s+psk_\S+\s+pets:read\s/);
     expect(stdout).toMatch(/only store:write\s+psk_\S+\s+store:write\s/);
   });
@@ -147,8 +157,9 @@ describe.each(DATABASE_KINDS)('the scopes migration on %s', (kind) => {
   it('is undone by a revert, and gives the keys made before it all four scopes', async () => {
     await dataSource.runMigrations();
     expect(await columns()).toContain('scopes');
-    await dataSource.undoLastMigration();
-    expect(await columns()).not.toContain('scopes');
+    // The migrations after it first, then it.
+    while ((await columns()).includes('scopes')) await dataSource.undoLastMigration();
+    expect(await columns()).toContain('key_hash');
     await dataSource.query(
       "INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES ('older', 'psk_older', ?, '2026-01-01 00:00:00')",
       ['a'.repeat(64)],

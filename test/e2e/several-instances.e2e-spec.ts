@@ -85,6 +85,48 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
     if (process.env.PRINT_REDIS_FIGURES) process.stdout.write(`revocation: refused by the three after ${refusedAfter.join(', ')} ms\n`);
   });
 
+  /** How long after `since` each base first answers `probe` true; Infinity past 5 s. */
+  async function allWithin(bases: string[], since: number, probe: (base: string) => Promise<boolean>): Promise<number[]> {
+    return Promise.all(
+      bases.map(async (base) => {
+        while (!(await probe(base))) {
+          if (Date.now() - since > 5_000) return Infinity;
+          await new Promise((wait) => setTimeout(wait, 50));
+        }
+        return Date.now() - since;
+      }),
+    );
+  }
+
+  it('applies a roll and a changed scope set on all three within 1 s', async () => {
+    const bases = await startThree({});
+    const created = await runApiKeyCli(['create', 'rolled-everywhere'], env);
+    const key = created.stdout.trim();
+    const id = /Created API key (\d+)/.exec(created.stderr)![1];
+    const get = (base: string, path: string, bearer = key) => fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${bearer}` } });
+    for (const base of bases) expect((await get(base, '/v1/pets')).headers.get('api-key-expires')).toBeNull();
+
+    const rolled = await runApiKeyCli(['roll', id, '--overlap', '24h'], env);
+    expect(rolled).toMatchObject({ code: 0, stderr: expect.stringContaining('within 1 second') });
+    const rolledAt = Date.now();
+    const successor = rolled.stdout.trim();
+    // The old key now expires within a day: every instance says so on its responses.
+    const announced = await allWithin(
+      bases,
+      rolledAt,
+      async (base) => (await get(base, '/v1/pets')).headers.get('api-key-expires') !== null,
+    );
+    expect(Math.max(...announced)).toBeLessThan(1_000);
+    for (const base of bases) expect((await get(base, '/v1/pets', successor)).status).toBe(200);
+
+    const successorId = /to key (\d+)/.exec(rolled.stderr)![1];
+    expect((await runApiKeyCli(['scopes', successorId, '--scopes', 'store:read'], env)).code).toBe(0);
+    const rescopedAt = Date.now();
+    const refused = await allWithin(bases, rescopedAt, async (base) => (await get(base, '/v1/pets', successor)).status === 403);
+    expect(Math.max(...refused)).toBeLessThan(1_000);
+    for (const base of bases) expect((await get(base, '/v1/store/inventory', successor)).status).toBe(200);
+  });
+
   it.each([
     ['refuses connections', (proxy: TcpProxy) => proxy.cut('reset')],
     ['goes silent', (proxy: TcpProxy) => proxy.partition()],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { loadAppConfig } from '../../../src/config/app-config.js';
+import type { Clock } from '../../../src/config/clock.js';
 import { createApp } from '../../../src/create-app.js';
 import { E2E_LOG_FILE } from './e2e-log.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './test-database.js';
@@ -14,9 +15,13 @@ export const AUTH = { Authorization: `Bearer ${TEST_API_KEY}` } as const;
  * It logs errors only, and to E2E_LOG_FILE: the 5xx the tests provoke on purpose (and their stack
  * traces) would drown a real failure in the report. Look there when a test fails.
  */
-export async function startApp(database: TestDatabase, env: Record<string, string> = {}): Promise<NestExpressApplication> {
+export async function startApp(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
+): Promise<NestExpressApplication> {
   const config = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, LOG_LEVEL: 'error', LOG_FILE: E2E_LOG_FILE, ...env });
-  const app = await createApp(config);
+  const app = await createApp(config, options);
   await app.listen(0, '127.0.0.1');
   return app;
 }
