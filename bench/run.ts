@@ -18,8 +18,9 @@
  *
  * --slow-clients also starts the service twice more, with glibc's allocator (as npm start runs it)
  * and with the image's jemalloc when the machine has libjemalloc2, and attacks each with 10,000
- * connections that dribble their headers for 20 s (bench/slow-clients.ts): resident memory before,
- * at its peak, and for 60 s after.
+ * connections from 10,000 addresses that dribble their headers for 20 s (bench/slow-clients.ts):
+ * resident memory before, at its peak, and for 60 s after; the first also with 5,500 such
+ * connections from one address. Another client's requests meanwhile must be answered (95%).
  *
  * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon).
  */
@@ -33,7 +34,7 @@ import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../src/auth/api-key-secret.js';
-import { slowClientAttack } from './slow-clients.js';
+import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
@@ -420,28 +421,50 @@ async function slowClientRun(databaseUrl: string, key: string) {
       }
       await new Promise((settle) => setTimeout(settle, 2_000));
       process.stderr.write(`bench: slow clients against the service with ${allocator}\n`);
-      const attack = await slowClientAttack(port, service.pid!, 10_000, 20, 60);
+      const attack = await slowClientAttack(port, service.pid!, key, {
+        connections: 10_000,
+        addresses: 10_000,
+        seconds: 20,
+        afterSeconds: 60,
+      });
       figures[allocator] = attack;
       const last = attack.afterMb.at(-1)!;
       process.stdout.write(
-        `slow clients, ${allocator}: ${attack.opened} connections opened in ${attack.seconds} s; resident memory ${attack.beforeMb} MB before, ` +
-          `${attack.peakMb} MB at the peak, then ${attack.afterMb.join(' ')} MB every 5 s\n`,
+        `slow clients, ${allocator}: ${attack.opened} connections from ${attack.addresses} addresses opened in ${attack.seconds} s; ` +
+          `resident memory ${attack.beforeMb} MB before, ${attack.peakMb} MB at the peak, then ${attack.afterMb.join(' ')} MB every 5 s; ` +
+          `another client answered ${attack.otherClient.answered} of ${attack.otherClient.sent}\n`,
       );
       checks.push({
         what: `slow clients, ${allocator}: peak ${attack.peakMb} MB <= ${TARGETS.peakRssMb} MB`,
         ok: attack.peakMb <= TARGETS.peakRssMb,
       });
+      checks.push(otherClientCheck(`slow clients from 10,000 addresses, ${allocator}`, attack));
       if (env.LD_PRELOAD) {
         checks.push({
           what: `slow clients, ${allocator}: ${last} MB a minute after, within 10% of ${attack.beforeMb} MB before`,
           ok: last <= attack.beforeMb * 1.1,
         });
+      } else {
+        // One address holding more slow connections than MAX_CONNECTIONS: its cap keeps the others served.
+        const fromOne = await slowClientAttack(port, service.pid!, key, { connections: 5_500, addresses: 1, seconds: 20, afterSeconds: 0 });
+        figures[`${allocator}, one address`] = fromOne;
+        process.stdout.write(
+          `slow clients from one address, ${allocator}: ${fromOne.opened} connections opened in ${fromOne.seconds} s; ` +
+            `another client answered ${fromOne.otherClient.answered} of ${fromOne.otherClient.sent}\n`,
+        );
+        checks.push(otherClientCheck(`slow clients from one address, ${allocator}`, fromOne));
       }
     } finally {
       service.kill('SIGTERM');
     }
   }
   return { figures, checks };
+}
+
+/** Another client keeps at least 95% of its requests answered while slow clients attack. */
+function otherClientCheck(attack: string, { otherClient }: SlowClientFigures): { what: string; ok: boolean } {
+  const { answered, sent } = otherClient;
+  return { what: `${attack}: another client answered ${answered} of ${sent}, >= 95%`, ok: sent > 0 && answered >= sent * 0.95 };
 }
 
 /** listPets with a status filter and a deep page, at 10,000 pets and then at 1,000,000. */

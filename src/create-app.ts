@@ -59,7 +59,9 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
       serverMethods,
     }),
   );
-  boundClientConnections(app.getHttpServer(), config.connections, serverMethods);
+  // Express compiles TRUST_PROXY into this function; hop 0 is the connection's own peer.
+  const trustProxy: (address: string, hop: number) => boolean = app.getHttpAdapter().getInstance().get('trust proxy fn');
+  boundClientConnections(app.getHttpServer(), config.connections, serverMethods, (address) => trustProxy(address, 0));
   serveOpenApiDocument(app, buildOpenApiDocument(app, config));
   // After the documents, ahead of the routes app.init() adds: what no route takes is answered here.
   app.use(app.get(UnroutedRequests).handle);

@@ -20,18 +20,20 @@ async function main(): Promise<void> {
 }
 
 /**
- * Stops accepting connections and closes the idle ones, lets the requests in flight finish and
- * answers them with `Connection: close` (for at most 10 s, then their connections are closed),
- * refuses any request that comes after (see InFlightRequests), closes the database pool, and exits 0.
+ * Stops accepting connections and closes the idle ones (STOP_IDLE_GRACE_MS later), lets the
+ * requests in flight finish and answers them with `Connection: close` (for at most 10 s, then their
+ * connections are closed), refuses any request that comes after (see InFlightRequests), closes the
+ * database pool, and exits 0.
  */
 async function stop(app: NestExpressApplication, logger: Logger, signal: string): Promise<void> {
   logger.log(`${signal}: finishing the requests in flight, then stopping`, 'Main');
+  const signalledAt = performance.now();
   const server = app.getHttpServer();
   const deadline = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
   let exitCode = 0;
   try {
     await app.close();
-    logger.log('Stopped', 'Main');
+    logger.log(`Stopped ${Math.round(performance.now() - signalledAt)} ms after ${signal}`, 'Main');
   } catch (error) {
     logger.error(`Stopping failed: ${error instanceof Error ? error.message : error}`, 'Main');
     exitCode = 1;

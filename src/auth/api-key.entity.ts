@@ -4,6 +4,7 @@ import { formatScopes, SCOPES } from './scopes.js';
 
 @Entity({ name: 'api_keys' })
 @Index('UQ_api_keys_key_hash', ['keyHash'], { unique: true })
+@Index('UQ_api_keys_rolled_from_id', ['rolledFromId'], { unique: true })
 export class ApiKey extends NumericIdEntity {
   @Column({ type: 'varchar', length: 100 })
   name: string;
@@ -18,7 +19,7 @@ export class ApiKey extends NumericIdEntity {
   @Column({ type: 'varchar', length: 64, default: formatScopes(SCOPES) })
   scopes: string;
 
-  @Column({ name: 'created_at', type: 'datetime' })
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 
   @Column({ name: 'last_used_at', type: 'datetime', nullable: true })
@@ -28,10 +29,10 @@ export class ApiKey extends NumericIdEntity {
   revokedAt: Date | null;
 
   /** When the key stops working; null: never. A roll sets it to the end of the overlap. */
-  @Column({ name: 'expires_at', type: 'datetime', nullable: true })
+  @Column({ name: 'expires_at', type: 'datetime', precision: 3, nullable: true })
   expiresAt: Date | null;
 
-  /** The key this one replaced, when it was made by a roll. */
+  /** The key this one replaced, when it was made by a roll; a key has one successor at most. */
   @Column({ name: 'rolled_from_id', type: 'bigint', nullable: true })
   rolledFromId: number | null;
 }

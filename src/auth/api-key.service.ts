@@ -135,8 +135,8 @@ export class ApiKeyService implements OnModuleInit {
     if (!entry || entry.expiresAt <= now) {
       // A lookup for a key this instance has not seen valid is what a flood of made-up keys costs.
       const seenValid = entry !== undefined && (await entry.lookup.catch(() => undefined)) !== undefined;
-      if (!seenValid) this.failures.refuseIfOverLimit(clientAddress);
-      entry = { expiresAt: now + this.config.apiKeyCacheMs, lookup: this.lookUp(hash) };
+      const lookup = seenValid ? this.lookUp(hash) : this.failures.pace(clientAddress, () => this.lookUp(hash));
+      entry = { expiresAt: now + this.config.apiKeyCacheMs, lookup };
       this.remember(hash, entry);
     }
     const stored = await entry.lookup;

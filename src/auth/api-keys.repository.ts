@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
 import { isName } from '../validation/is-name.validator.js';
 import { generateApiKey } from './api-key-secret.js';
 import type { ApiKey } from './api-key.entity.js';
-import { formatScopes, type Scope, SCOPES } from './scopes.js';
+import { formatScopes, readScopes, type Scope, SCOPES } from './scopes.js';
 
 export const API_KEY_NAME_MAX = 100;
 
@@ -18,12 +19,31 @@ export class InvalidApiKeyNameError extends Error {
 /** A key that cannot be rolled: revoked, or rolled already (its successor is the one to roll). */
 export class KeyNotRollableError extends Error {}
 
+/**
+ * A time a key was asked to stop working at (its `expiry`, or the end of a roll's `overlap`) that is
+ * past, or later than the database can hold. The message says what is wrong with it.
+ */
+export class KeyTimeRefusedError extends Error {
+  constructor(
+    readonly subject: 'expiry' | 'overlap',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The latest time both databases hold as a DATETIME (and JavaScript writes as four-digit-year RFC 3339). */
+export const LATEST_KEY_TIME = new Date('9999-12-31T23:59:59.999Z');
+
+/** When a key stops working: a duration counted from the database's clock as the key is stored, or a time. */
+export type KeyExpiry = { readonly afterMs: number } | { readonly at: Date };
+
 /** What a new key is made with, beyond its name. */
 export interface NewKeyOptions {
   /** All four when not given. */
   readonly scopes?: Iterable<Scope>;
   /** Never, when not given. */
-  readonly expiresAt?: Date | null;
+  readonly expiry?: KeyExpiry | null;
 }
 
 const COLUMNS =
@@ -34,6 +54,12 @@ const BY_ID = `SELECT ${COLUMNS} FROM api_keys WHERE id = ?`;
 const BY_HASH =
   'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt, expires_at AS expiresAt FROM api_keys WHERE key_hash = ?';
 const SUCCESSOR = 'SELECT id FROM api_keys WHERE rolled_from_id = ?';
+/**
+ * Holds the key's row until the transaction ends: a row lock on MySQL; on SQLite, which has no row
+ * locks, the database's write lock. A second roll of the same key waits here, then sees the first
+ * one's successor.
+ */
+const LOCK = 'UPDATE api_keys SET id = id WHERE id = ?';
 const INSERT = 'INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at, expires_at, rolled_from_id) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const REVOKE = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL';
 /** Brings an expiry forward, never back: a key that expires sooner keeps its time. */
@@ -54,28 +80,44 @@ export class ApiKeysRepository {
     this.dialect = new SqlDialect(dataSource);
   }
 
-  /** Makes a key; the returned `key` is the only copy of the secret there will ever be. */
+  /**
+   * Makes a key; the returned `key` is the only copy of the secret there will ever be. Throws
+   * KeyTimeRefusedError, storing nothing, for an expiry that is not in the future or not storable.
+   */
   create(name: string, options: NewKeyOptions = {}): Promise<{ apiKey: ApiKey; key: string }> {
-    return this.insert(this.dataSource.manager, name, options, null);
+    return this.dataSource.transaction(async (manager) => this.insert(manager, await this.dialect.now(manager), name, options, null));
   }
 
   /**
    * Rolls a key: a new one with the same name and scopes (shown once, like any new key), linked to
-   * the old one, which keeps working until `overlapEnds` (or its own expiry, if sooner), then
-   * expires. One transaction: a roll happens whole or not at all.
+   * the old one, which keeps working for `overlapMs` (or until its own expiry, if sooner), then
+   * expires. One transaction, holding the old key's row: a roll happens whole or not at all, and of
+   * two rolls of one key, the second finds the first one's successor and is refused (the unique
+   * index on rolled_from_id says the same should anything get past the lock).
    */
-  roll(id: number, overlapEnds: Date, expiresAt: Date | null): Promise<{ rolled: ApiKey; apiKey: ApiKey; key: string } | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      const old = await this.find(manager, id);
-      if (!old) return undefined;
-      if (old.revokedAt) throw new KeyNotRollableError(`API key ${id} is revoked; a revoked key cannot be rolled`);
-      const [successor] = await manager.query(SUCCESSOR, [id]);
-      if (successor) throw new KeyNotRollableError(`API key ${id} was rolled already, to key ${successor.id}; roll that one`);
-      const made = await this.insert(manager, old.name, { scopes: [...new Set(old.scopes.split(' '))] as Scope[], expiresAt }, id);
-      const end = this.dialect.datetime(overlapEnds);
-      await manager.query(EXPIRE_BY, [end, id, end]);
-      return { rolled: (await this.find(manager, id))!, ...made };
-    });
+  async roll(
+    id: number,
+    overlapMs: number,
+    expiry: KeyExpiry | null,
+  ): Promise<{ rolled: ApiKey; apiKey: ApiKey; key: string } | undefined> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.query(LOCK, [id]);
+        const old = await this.find(manager, id);
+        if (!old) return undefined;
+        if (old.revokedAt) throw new KeyNotRollableError(`API key ${id} is revoked; a revoked key cannot be rolled`);
+        await this.refuseIfRolled(manager, id);
+        const now = await this.dialect.now(manager);
+        const overlapEnds = storableKeyTime(new Date(now.getTime() + overlapMs), 'overlap');
+        const made = await this.insert(manager, now, old.name, { scopes: readScopes(old.scopes), expiry }, id);
+        const end = this.dialect.datetime(overlapEnds);
+        await manager.query(EXPIRE_BY, [end, id, end]);
+        return { rolled: (await this.find(manager, id))!, ...made };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) await this.refuseIfRolled(this.dataSource.manager, id);
+      throw error;
+    }
   }
 
   async list(): Promise<ApiKey[]> {
@@ -118,15 +160,22 @@ export class ApiKeysRepository {
     await this.dataSource.query(RECORD_USE, [this.dialect.datetime(at), id]);
   }
 
+  private async refuseIfRolled(manager: EntityManager, id: number): Promise<void> {
+    const [successor] = await manager.query(SUCCESSOR, [id]);
+    if (successor) throw new KeyNotRollableError(`API key ${id} was rolled already, to key ${successor.id}; roll that one`);
+  }
+
+  /** Stores a key made at `createdAt`, the database's now. */
   private async insert(
     manager: EntityManager,
+    createdAt: Date,
     name: string,
-    { scopes = SCOPES, expiresAt = null }: NewKeyOptions,
+    { scopes = SCOPES, expiry = null }: NewKeyOptions,
     rolledFromId: number | null,
   ): Promise<{ apiKey: ApiKey; key: string }> {
     if (!isName(name, 1, API_KEY_NAME_MAX)) throw new InvalidApiKeyNameError();
+    const expiresAt = expiry && expiryAfter(createdAt, expiry);
     const secret = generateApiKey();
-    const createdAt = new Date();
     const stored = formatScopes(scopes);
     const parameters = [
       name,
@@ -174,4 +223,20 @@ export class ApiKeysRepository {
   private readOptionalDatetime(value: unknown): Date | null {
     return value === null || value === undefined ? null : this.dialect.readDatetime(value);
   }
+}
+
+/** The time `expiry` names, counted from `now`: in the future, and storable. */
+function expiryAfter(now: Date, expiry: KeyExpiry): Date {
+  const at = storableKeyTime('at' in expiry ? expiry.at : new Date(now.getTime() + expiry.afterMs), 'expiry');
+  if (at.getTime() <= now.getTime()) {
+    throw new KeyTimeRefusedError('expiry', `is not in the future (the database's clock says ${now.toISOString()})`);
+  }
+  return at;
+}
+
+function storableKeyTime(time: Date, subject: KeyTimeRefusedError['subject']): Date {
+  if (!(time.getTime() <= LATEST_KEY_TIME.getTime())) {
+    throw new KeyTimeRefusedError(subject, `ends after ${LATEST_KEY_TIME.toISOString()}, the latest time the database holds`);
+  }
+  return time;
 }

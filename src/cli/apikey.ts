@@ -9,7 +9,13 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiKey } from '../auth/api-key.entity.js';
 import { KEY_CHANGES_CHANNEL } from '../auth/api-key.service.js';
-import { ApiKeysRepository, InvalidApiKeyNameError, KeyNotRollableError } from '../auth/api-keys.repository.js';
+import {
+  ApiKeysRepository,
+  InvalidApiKeyNameError,
+  type KeyExpiry,
+  KeyNotRollableError,
+  KeyTimeRefusedError,
+} from '../auth/api-keys.repository.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { SharedRedis } from '../redis/shared-redis.js';
@@ -31,9 +37,11 @@ DATABASE_URL names (the SQLite file data/petstore.sqlite when it is unset), whil
                      pets:write (add animals), store:read (list and get orders, the inventory),
                      store:write (place orders). A write scope does not include its read scope.
                      Without --scopes the key holds all four.
-    --expires-in D   The key stops working after D: 45s, 30m, 24h or 90d (more than zero).
+    --expires-in D   The key stops working D after it is stored, by the database's clock: 45s,
+                     30m, 24h or 90d (more than zero).
     --expires-at T   The key stops working at T, an RFC 3339 time in the future
-                     (2027-03-31T23:59:59Z). Without either, it never expires.
+                     (2027-03-31T23:59:59Z). Without either, it never expires. No key
+                     expires after 9999-12-31T23:59:59.999Z, the latest time the database holds.
   list               Every key: id, name, prefix, scopes, created, expires, last used, revoked, and
                      the key it was rolled from or to; never a key.
   roll ID|PREFIX     Makes the key's successor (same name and scopes, printed once) and lets the old
@@ -51,7 +59,8 @@ REDIS_URL set, else within its key cache time (API_KEY_CACHE_MS, 30 s by default
 From a built checkout: node dist/src/cli/apikey.js COMMAND; in the image:
 docker compose run --rm api node dist/src/cli/apikey.js COMMAND.
 Exit codes: 0 done, 1 failed (database, no such key, a key that cannot be rolled), 2 used wrongly
-(an unknown option or scope, a duration of zero, a time in the past, an ambiguous prefix).
+(an unknown option or scope, a duration of zero, a time in the past or past 9999, an ambiguous
+prefix); a command that exits with 2 has changed nothing.
 `;
 
 class CliError extends Error {
@@ -66,18 +75,24 @@ class CliError extends Error {
 /** Which key a command names: its id, or the start of the prefix `list` shows (the "…" it ends with may be pasted along). */
 type KeyReference = { id: number } | { prefix: string };
 
+/** An expiry as given: what it means, and the option as typed, for a message that refuses it. */
+interface GivenExpiry {
+  readonly expiry: KeyExpiry | null;
+  readonly option: string;
+}
+
 type Command =
   | { run: 'help' }
-  | { run: 'create'; name: string; scopes: readonly Scope[]; expiresAt: Date | null }
+  | { run: 'create'; name: string; scopes: readonly Scope[]; expiry: GivenExpiry }
   | { run: 'list' }
-  | { run: 'roll'; key: KeyReference; overlapMs: number; expiresAt: Date | null }
+  | { run: 'roll'; key: KeyReference; overlapMs: number; overlap: string; expiry: GivenExpiry }
   | { run: 'scopes'; key: KeyReference; scopes: readonly Scope[] }
   | { run: 'revoke'; key: KeyReference };
 
 const DEFAULT_OVERLAP = '24h';
 const EXPIRY_OPTIONS = { 'expires-in': { type: 'string' }, 'expires-at': { type: 'string' } } as const;
 
-function parseArguments(args: readonly string[], now: number): Command {
+function parseArguments(args: readonly string[]): Command {
   const [command, ...rest] = args;
   if (['help', '--help', '-h'].includes(command) && rest.length === 0) return { run: 'help' };
   switch (command) {
@@ -85,7 +100,7 @@ function parseArguments(args: readonly string[], now: number): Command {
       const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' }, ...EXPIRY_OPTIONS });
       if (positionals.length !== 1) throw new CliError('create needs exactly one NAME (quote a name with spaces)', 2);
       const scopes = values.scopes === undefined ? SCOPES : parseScopeList(values.scopes);
-      return { run: 'create', name: positionals[0], scopes, expiresAt: parseExpiry(values, now) };
+      return { run: 'create', name: positionals[0], scopes, expiry: parseExpiry(values) };
     }
     case 'list':
       if (rest.length === 0) return { run: 'list' };
@@ -93,8 +108,9 @@ function parseArguments(args: readonly string[], now: number): Command {
     case 'roll': {
       const { positionals, values } = parseOptions(rest, { overlap: { type: 'string' }, ...EXPIRY_OPTIONS });
       if (positionals.length !== 1) throw new CliError('roll needs exactly one ID or PREFIX', 2);
-      const overlapMs = parseDuration('--overlap', values.overlap ?? DEFAULT_OVERLAP);
-      return { run: 'roll', key: parseKeyReference('roll', positionals[0]), overlapMs, expiresAt: parseExpiry(values, now) };
+      const overlap = values.overlap ?? DEFAULT_OVERLAP;
+      const overlapMs = parseDuration('--overlap', overlap);
+      return { run: 'roll', key: parseKeyReference('roll', positionals[0]), overlapMs, overlap, expiry: parseExpiry(values) };
     }
     case 'scopes': {
       const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' } });
@@ -136,16 +152,44 @@ function parseDuration(option: string, given: string): number {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
-/** The expiry --expires-in or --expires-at gives, null for neither; both at once, or a time not in the future, are refused. */
-function parseExpiry(values: { 'expires-in'?: string; 'expires-at'?: string }, now: number): Date | null {
+/**
+ * The expiry --expires-in or --expires-at gives, null for neither; both at once are refused. Whether
+ * it is in the future and storable is for the database's clock to say, as the key is stored.
+ */
+function parseExpiry(values: { 'expires-in'?: string; 'expires-at'?: string }): GivenExpiry {
   const { 'expires-in': expiresIn, 'expires-at': expiresAt } = values;
   if (expiresIn !== undefined && expiresAt !== undefined) throw new CliError('give --expires-in or --expires-at, not both', 2);
-  if (expiresIn !== undefined) return new Date(now + parseDuration('--expires-in', expiresIn));
-  if (expiresAt === undefined) return null;
-  const time = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(expiresAt) ? Date.parse(expiresAt) : NaN;
-  if (Number.isNaN(time)) throw new CliError(`--expires-at must be an RFC 3339 time like 2027-03-31T23:59:59Z (got "${expiresAt}")`, 2);
-  if (time <= now) throw new CliError(`--expires-at ${expiresAt} is not in the future`, 2);
-  return new Date(time);
+  if (expiresIn !== undefined)
+    return { expiry: { afterMs: parseDuration('--expires-in', expiresIn) }, option: `--expires-in ${expiresIn}` };
+  if (expiresAt === undefined) return { expiry: null, option: '' };
+  const at = parseRfc3339(expiresAt);
+  if (!at) throw new CliError(`--expires-at must be an RFC 3339 time like 2027-03-31T23:59:59Z (got "${expiresAt}")`, 2);
+  return { expiry: { at }, option: `--expires-at ${expiresAt}` };
+}
+
+const RFC_3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(?:Z|([+-])(\d\d):(\d\d))$/i;
+
+// Our own: class-validator's isRFC3339 takes 2027-02-30 and :60, and with isISO8601's strict mode
+// refuses the lowercase "t" and "z" RFC 3339 allows.
+/**
+ * An RFC 3339 date-time, every field in its range (so neither 2027-02-30 nor T24:00:00, which
+ * Date.parse would take as 2 March and the next day); undefined when it is not one. A leap second
+ * (:60) is refused too: no clock the service reads ever shows one.
+ */
+export function parseRfc3339(text: string): Date | undefined {
+  const match = RFC_3339.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const [sign, offsetHours, offsetMinutes] = [match[8], Number(match[9] ?? 0), Number(match[10] ?? 0)];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const milliseconds = Math.floor(Number(`0${match[7] ?? ''}`) * 1000);
+  const local = new Date(0);
+  local.setUTCFullYear(year, month - 1, day);
+  local.setUTCHours(hour, minute, second, milliseconds);
+  const offsetMs = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return new Date(local.getTime() - offsetMs);
 }
 
 function parseKeyReference(command: string, given: string): KeyReference {
@@ -169,7 +213,9 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
   switch (command.run) {
     case 'create': {
       const namesakes = (await store.list()).filter((key) => key.name === command.name && !key.revokedAt);
-      const { apiKey, key } = await store.create(command.name, { scopes: command.scopes, expiresAt: command.expiresAt });
+      const { apiKey, key } = await refusingBadTimes(command, () =>
+        store.create(command.name, { scopes: command.scopes, expiry: command.expiry.expiry }),
+      );
       if (namesakes.length > 0) {
         const ids = namesakes.map((namesake) => namesake.id).join(', ');
         process.stderr.write(
@@ -185,7 +231,7 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
       return;
     case 'roll': {
       const id = await resolveKeyId(command.key, store);
-      const rolled = await store.roll(id, new Date(Date.now() + command.overlapMs), command.expiresAt);
+      const rolled = await refusingBadTimes(command, () => store.roll(id, command.overlapMs, command.expiry.expiry));
       if (!rolled) throw new CliError(`no API key has ID ${id}`, 1);
       const within = await announceChange(id, config);
       process.stderr.write(
@@ -217,6 +263,17 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
       );
       return;
     }
+  }
+}
+
+/** Runs `store`, a refused expiry or overlap (past, or later than the database holds) being a usage error. */
+async function refusingBadTimes<T>(command: { expiry: GivenExpiry; overlap?: string }, store: () => Promise<T>): Promise<T> {
+  try {
+    return await store();
+  } catch (error) {
+    if (!(error instanceof KeyTimeRefusedError)) throw error;
+    const option = error.subject === 'overlap' ? `--overlap ${command.overlap}` : command.expiry.option;
+    throw new CliError(`${option} ${error.message}`, 2);
   }
 }
 
@@ -299,7 +356,7 @@ function formatDate(date: Date | null, absent = ''): string {
 
 async function main(args: readonly string[]): Promise<number> {
   try {
-    const command = parseArguments(args, Date.now());
+    const command = parseArguments(args);
     if (command.run === 'help') {
       process.stdout.write(HELP);
       return 0;

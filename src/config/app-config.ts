@@ -60,6 +60,8 @@ export interface ConnectionBounds {
   readonly keepAliveTimeoutMs: number;
   /** At most this many open connections; 0: no cap. */
   readonly maxConnections: number;
+  /** At most this many from one client address (a trusted proxy's excepted); 0: no cap. */
+  readonly maxConnectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +109,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       requestTimeoutMs: 0,
       keepAliveTimeoutMs: 0,
       maxConnections: 0,
+      maxConnectionsPerAddress: 0,
     }),
     logLevel: read(() => parseLogLevel(env.LOG_LEVEL), 'info'),
     logPretty: read(() => parseBoolean('LOG_PRETTY', env.LOG_PRETTY, false), false),
@@ -148,6 +151,8 @@ function parseConnectionBounds(env: Env): ConnectionBounds {
     keepAliveTimeoutMs: parseInteger('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 5_000, 1, hour),
     // Sized for one instance in 256 MB: 4,096 slow connections cost about 35 MB (see the README).
     maxConnections: parseInteger('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 4_096, 0, 1_000_000),
+    // Room for a client's keep-alive pool behind a NAT; a slow-connection flood from one address holds no more.
+    maxConnectionsPerAddress: parseInteger('MAX_CONNECTIONS_PER_ADDRESS', env.MAX_CONNECTIONS_PER_ADDRESS, 256, 0, 1_000_000),
   };
   // Node refuses a server whose headers may take longer than the whole request.
   if (bounds.headersTimeoutMs > bounds.requestTimeoutMs) {

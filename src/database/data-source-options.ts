@@ -6,6 +6,8 @@ import { CreateIdempotencyRecords1795219400000 } from './migrations/179521940000
 import { CreateOrders1795219500000 } from './migrations/1795219500000-CreateOrders.js';
 import { AddApiKeyScopes1795219600000 } from './migrations/1795219600000-AddApiKeyScopes.js';
 import { AddApiKeyExpiry1795219700000 } from './migrations/1795219700000-AddApiKeyExpiry.js';
+import { OneSuccessorPerKey1795219800000 } from './migrations/1795219800000-OneSuccessorPerKey.js';
+import { ApiKeyTimesInMilliseconds1795219900000 } from './migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
 import { DropTimedOutConnections } from './mysql-pool-bounds.js';
 
 export const MIGRATIONS = [
@@ -15,6 +17,8 @@ export const MIGRATIONS = [
   CreateOrders1795219500000,
   AddApiKeyScopes1795219600000,
   AddApiKeyExpiry1795219700000,
+  OneSuccessorPerKey1795219800000,
+  ApiKeyTimesInMilliseconds1795219900000,
 ];
 
 /**

@@ -35,6 +35,15 @@ export class SqlDialect {
     return value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`);
   }
 
+  /**
+   * The database's clock, to the millisecond, on `manager`'s connection: times that other processes
+   * compare (a key's expiry) are counted from one clock, whichever machine the tool runs on.
+   */
+  async now(manager: EntityManager): Promise<Date> {
+    const [row] = await manager.query(this.mysql ? 'SELECT UTC_TIMESTAMP(3) AS now' : "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now') AS now");
+    return this.readDatetime(row.now);
+  }
+
   /** A BOOLEAN value as a statement parameter: 1 or 0, which both databases store (SQLite binds no booleans). */
   boolean(value: boolean): number {
     return value ? 1 : 0;

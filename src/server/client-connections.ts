@@ -10,19 +10,34 @@ import {
   MethodNotOnRouteException,
   RequestTooSlowException,
 } from '../errors/api-exception.js';
+import { limitConnections } from './connection-limits.js';
 
 /** How often Node looks for connections past their time-outs (its default, 30 s, would let a 10 s bound run to 40 s). */
 const CHECK_INTERVAL_MS = 1_000;
 
 /**
- * Bounds what a client can hold on the server: headers and whole requests must arrive in time,
- * idle keep-alive connections close, open connections are optionally capped (Node closes the ones
- * over the cap at once), and what Node answers before any request reaches the application (a
- * request its parser refuses, an `Expect` it cannot meet, `CONNECT`) is answered in the Error
- * shape, not with a bare status line or a closed connection. `serverMethods` are the methods the
- * API serves, for `CONNECT`'s `Allow`. Call before the server listens.
+ * How long idle keep-alive connections stay open once the server stops listening: a busy client
+ * sends its next request the moment an answer arrives, so a connection idle at that instant often
+ * has a request on its way, which closing it would reset. For this long such a request is answered
+ * instead (503 with Connection: close, see InFlightRequests); then the idle ones close.
  */
-export function boundClientConnections(server: Server, bounds: ConnectionBounds, serverMethods: () => readonly string[]): void {
+export const STOP_IDLE_GRACE_MS = 100;
+
+/**
+ * Bounds what a client can hold on the server: headers and whole requests must arrive in time,
+ * idle keep-alive connections close, open connections are capped, in all and per client address,
+ * making room for new ones by closing those still waiting for their headers (limitConnections), and
+ * what Node answers before any request reaches the application (a request its parser refuses, an
+ * `Expect` it cannot meet, `CONNECT`) is answered in the Error shape, not with a bare status line
+ * or a closed connection. `serverMethods` are the methods the API serves, for `CONNECT`'s `Allow`;
+ * `isTrustedProxy` says which peers speak for many clients (TRUST_PROXY). Call before the server listens.
+ */
+export function boundClientConnections(
+  server: Server,
+  bounds: ConnectionBounds,
+  serverMethods: () => readonly string[],
+  isTrustedProxy: (address: string) => boolean,
+): void {
   server.headersTimeout = bounds.headersTimeoutMs;
   server.requestTimeout = bounds.requestTimeoutMs;
   server.keepAliveTimeout = bounds.keepAliveTimeoutMs;
@@ -34,7 +49,14 @@ export function boundClientConnections(server: Server, bounds: ConnectionBounds,
   );
   // Node would answer an HTTP/1.1 request without Host with a bare 400; the edge answers it (toOriginForm).
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
-  if (bounds.maxConnections > 0) server.maxConnections = bounds.maxConnections;
+  // A client that sent its whole request and then half-closed (shutdown(SHUT_WR): curl, netcat,
+  // some HTTP/1.0 clients) still reads: Node would otherwise close the connection at its FIN, while
+  // the request went on to be carried out, unanswered. Undeclared by @types/node, like the others.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  limitConnections(server, { maxConnections: bounds.maxConnections, maxPerAddress: bounds.maxConnectionsPerAddress, isTrustedProxy });
+  // server.close() closes the idle connections at once (Node 19+); STOP_IDLE_GRACE_MS later instead.
+  const closeIdleConnections = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => void setTimeout(closeIdleConnections, STOP_IDLE_GRACE_MS).unref();
   server.on('clientError', answerClientError);
   // Without a listener Node answers 417 with no body; anything but 100-continue is an expectation we cannot meet.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {

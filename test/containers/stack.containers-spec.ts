@@ -15,6 +15,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { hashApiKey } from '../../src/auth/api-key-secret.js';
 import { freePort } from '../e2e/support/free-port.js';
+import { rawExchange } from '../e2e/support/raw-http.js';
 import { ComposeStack, docker, peakMemory, sleep, Traffic } from './support/compose-stack.js';
 
 const MEMORY_LIMIT_MB = 256;
@@ -149,6 +150,103 @@ describe('the compose stack, through nginx', () => {
   });
 });
 
+describe('clients behind nginx', () => {
+  test("one client's made-up keys lock no other client out: each is counted by its own address", async () => {
+    const made = await stack.compose(['exec', '-T', 'api', 'node', 'dist/src/cli/apikey.js', 'create', 'lockout-test']);
+    const newKey = /psk_[A-Za-z0-9_-]+/.exec(made)![0];
+    const [flooder, other] = [await stack.startClient(), await stack.startClient()];
+    try {
+      // 260 made-up keys over the two replicas (100 failures a minute each), half with a forged X-Forwarded-For.
+      const flood = await flooder.statuses(
+        'http://lb:3000/v1/pets?limit=1',
+        Array.from({ length: 260 }, (_, i) => ({ apiKey: `made-up-${i}`, forwardedFor: i % 2 ? `10.9.${i % 250}.1` : undefined })),
+      );
+      figures.authFlood = { unauthorized: flood.filter((s) => s === 401).length, limited: flood.filter((s) => s === 429).length };
+      expect(flood.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+      expect(flood.slice(-20)).toEqual(Array(20).fill(429));
+      // Another client: its own wrong key is its own first failure, and a key no replica has checked yet works.
+      const answered = await other.statuses('http://lb:3000/v1/pets?limit=1', [
+        { apiKey: 'made-up-elsewhere' },
+        ...Array.from({ length: 4 }, () => ({ apiKey: newKey })),
+      ]);
+      expect(answered).toEqual([401, 200, 200, 200, 200]);
+    } finally {
+      await Promise.all([flooder.stop(), other.stop()]);
+    }
+  }, 240_000);
+});
+
+describe('nginx, against slow clients and in its own answers', () => {
+  test('3,000 connections trickling their headers from one client keep another client waiting for nothing', async () => {
+    const [attacker, other] = [await stack.startClient(), await stack.startClient()];
+    try {
+      // Each the load balancer closes is opened again, as an attacker's loop would (bounded: 20 s, a pause of 20 ms).
+      const flood = attacker.run(
+        `import { connect } from 'node:net';
+        const sockets = new Set();
+        let opened = 0;
+        const until = Date.now() + 20_000;
+        const open = () => {
+          const socket = connect(3000, 'lb');
+          opened++;
+          sockets.add(socket);
+          socket.on('connect', () => socket.write('GET /v1/pets HTTP/1.1\\r\\nHost: lb\\r\\n'));
+          socket.on('error', () => {});
+          socket.on('close', () => { sockets.delete(socket); if (Date.now() < until) setTimeout(open, 20); });
+        };
+        for (let i = 0; i < 3000; i++) { open(); if (i % 200 === 199) await new Promise((r) => setTimeout(r, 20)); }
+        const dribble = setInterval(() => { for (const s of sockets) if (s.writable) s.write('X-Slow: 1\\r\\n'); }, 1000);
+        await new Promise((r) => setTimeout(r, until - Date.now()));
+        clearInterval(dribble);
+        for (const socket of sockets) socket.destroy();
+        console.log(opened);`,
+        90_000,
+      );
+      await sleep(4_000);
+      const answered = await other.statuses(
+        'http://lb:3000/v1/pets?limit=1',
+        Array.from({ length: 40 }, () => ({ apiKey: key })),
+      );
+      const opened = Number(await flood);
+      figures.slowClientsThroughNginx = {
+        slowConnectionsOpened: opened,
+        otherClientAnswered: answered.filter((s) => s === 200).length,
+        of: 40,
+      };
+      expect(opened).toBeGreaterThanOrEqual(3000);
+      expect(answered.filter((s) => s === 200).length).toBeGreaterThanOrEqual(38);
+    } finally {
+      await Promise.all([attacker.stop(), other.stop()]);
+    }
+  }, 240_000);
+
+  test.each([
+    ['a header line without a colon', 'GET /v1/pets HTTP/1.1\r\nHost: lb\r\nNot a header\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+    ['a header line of 20 KB', `GET /v1/pets HTTP/1.1\r\nHost: lb\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    ['a request line of 20 KB', `GET /v1/pets?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: lb\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    [
+      'a body of 2 MB announced',
+      'POST /v1/pets HTTP/1.1\r\nHost: lb\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n',
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
+    [
+      'a path nginx keeps for its own answers',
+      'GET /.lb/service-unavailable HTTP/1.1\r\nHost: lb\r\nConnection: close\r\n\r\n',
+      404,
+      'ROUTE_NOT_FOUND',
+    ],
+  ])('nginx answers %s itself in the Error shape', async (_, request, status, code) => {
+    const response = await rawExchange(stack.port, [request], { waitMs: 10_000 });
+    expect({ status: response.status, body: JSON.parse(response.body) }).toEqual({
+      status,
+      body: { code, message: expect.any(String), status, requestId: response.headers['x-request-id'] },
+    });
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
 describe('memory', () => {
   test(`the api replicas stay under their ${MEMORY_LIMIT_MB} MB limit under load, with no OOM kill`, async () => {
     const before = await apiStartTimes();
@@ -205,11 +303,33 @@ describe('faults under traffic', () => {
     await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], { timeoutMs: 300_000 });
   }, 360_000);
 
+  test('three replicas: one stopped with docker stop (SIGTERM) in the middle of GET traffic costs no failed GET', async () => {
+    await sleep(NGINX_RESOLVER_MS);
+    const [victim] = await stack.containers('api');
+    const [pet] = await allPets();
+    const traffic = new Traffic(4, async () => ({ status: (await call(`/v1/pets/${pet.id}`)).status }));
+    await sleep(2_000);
+    await docker(['stop', victim], 60_000);
+    await sleep(4_000);
+    const outcomes = await traffic.stop();
+    figures.stoppedReplica = { gets: outcomes.length, failed: outcomes.filter((o) => o.status !== 200).length };
+    expect(outcomes.length).toBeGreaterThan(100);
+    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], { timeoutMs: 300_000 });
+  }, 360_000);
+
   test('docker compose stop api under create traffic: every create is answered and stored, or neither', async () => {
     const traffic = new Traffic(8, async (n) => {
       const name = `stop-${n}`;
       const response = await createPet(name);
-      return { status: response.status, name, id: response.status === 201 ? ((await response.json()) as { id: number }).id : undefined };
+      const body = (await response.json()) as { id?: number; code?: string; status?: number };
+      return {
+        status: response.status,
+        name,
+        id: response.status === 201 ? body.id : undefined,
+        error:
+          response.status === 201 ? undefined : { code: body.code, status: body.status, retryAfter: response.headers.get('retry-after') },
+      };
     });
     await sleep(1_500);
     const started = Date.now();
@@ -234,8 +354,14 @@ describe('faults under traffic', () => {
     expect(acknowledged.length).toBeGreaterThan(20);
     // An answered create is stored; a create stored without its answer would be a request cut in flight.
     expect(stored.sort()).toEqual([...acknowledged].sort());
-    // What nginx answered while no replica listened (refused, or an address gone: 2 s connect time-out): a gateway error.
-    expect(notAcknowledged.filter((o) => ![502, 503, 504].includes(o.status))).toEqual([]);
+    // What nginx answered while no replica listened (refused, or an address gone: 2 s connect time-out),
+    // and what a stopping replica answered: 503 in the Error shape, with Retry-After.
+    for (const outcome of notAcknowledged) {
+      expect(outcome).toMatchObject({
+        status: 503,
+        error: { code: 'SERVICE_UNAVAILABLE', status: 503, retryAfter: expect.stringMatching(/^\d+$/) },
+      });
+    }
     expect(stopSeconds).toBeLessThan(15);
   }, 360_000);
 

@@ -6,10 +6,7 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { loadAppConfig } from '../../src/config/app-config.js';
 import type { Clock } from '../../src/config/clock.js';
-import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
 import { REDIS_PROBE_VARIABLE, redisServerUrl } from './support/global-setup.js';
 import { runApiKeyCli } from './support/service-process.js';
 import { expectError, startApp, TEST_API_KEY } from './support/test-app.js';
@@ -213,35 +210,5 @@ describe.each(KINDS)('expiring and rolled API keys on %s', (kind) => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(message);
     expect((await cli('list')).stdout).toBe(before);
-  });
-});
-
-describe.each(DATABASE_KINDS)('the expiry migration on %s', (kind) => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    dataSource = await new DataSource(buildDataSourceOptions(loadAppConfig({ DATABASE_URL: database.url }).database)).initialize();
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
-  const columns = async () => (await dataSource.createQueryRunner().getTable('api_keys'))!.columns.map((column) => column.name);
-
-  it('is undone by a revert, and leaves the keys made before it without an expiry', async () => {
-    await dataSource.runMigrations();
-    expect(await columns()).toEqual(expect.arrayContaining(['expires_at', 'rolled_from_id']));
-    await dataSource.undoLastMigration();
-    expect(await columns()).not.toContain('expires_at');
-    expect(await columns()).not.toContain('rolled_from_id');
-    await dataSource.query(
-      "INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES ('older', 'psk_older', ?, '2026-01-01 00:00:00')",
-      ['b'.repeat(64)],
-    );
-    await dataSource.runMigrations();
-    expect(
-      await dataSource.query("SELECT name, expires_at AS expiresAt, rolled_from_id AS rolledFromId FROM api_keys WHERE name = 'older'"),
-    ).toEqual([{ name: 'older', expiresAt: null, rolledFromId: null }]);
   });
 });

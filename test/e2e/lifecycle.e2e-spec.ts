@@ -135,7 +135,7 @@ describe('the service as a process', () => {
       expect(answer.status).toBe(201);
       expect(JSON.parse(answer.body)).toMatchObject({ name: 'In flight' });
       expect(await service.exitCode(10_000)).toBe(0);
-      expect(service.stdout).toMatch(/"msg":"Stopped"/);
+      expect(service.stdout).toMatch(new RegExp(`"msg":"Stopped \\d+ ms after ${signal}"`));
     });
 
     it('gives a request that never finishes 10 s, then stops anyway with exit code 0', async () => {

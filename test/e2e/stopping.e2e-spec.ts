@@ -46,7 +46,7 @@ describe.each(DATABASE_KINDS)('stopping under load on %s', (kind) => {
   beforeAll(async () => (database = await createTestDatabase(kind)));
   afterAll(async () => database?.drop());
 
-  it('on SIGTERM, answers or leaves undone every create on 16 keep-alive connections, none stored unanswered, and exits 0 within 2 s', async () => {
+  it('on SIGTERM, answers every create that reached it on 16 keep-alive connections, stores none unanswered, and exits 0 within 1 s', async () => {
     const env = { DATABASE_URL: database.url, API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '0' };
     const service = await processes.spawn(env);
     const base = await service.listening();
@@ -78,17 +78,16 @@ describe.each(DATABASE_KINDS)('stopping under load on %s', (kind) => {
 
     expect(acknowledgedBefore).toBeGreaterThan(CONNECTIONS);
     expect(exitCode).toBe(0);
-    expect(stoppedAfterMs).toBeLessThan(2_000);
+    expect(stoppedAfterMs).toBeLessThan(1_000);
     expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
     expect(unanswered.filter((outcome) => stored.has(outcome.name))).toEqual([]);
     expect(stored.size).toBe(acknowledged.length);
     // What was not acknowledged was refused in the Error shape (nothing done, Connection: close), or
-    // never reached the server: it had stopped listening, or closed the idle connection as it was sent.
+    // never reached the server, which had stopped listening. No request that reached it meets a
+    // reset: a connection idle as the signal came, its next request already on its way, answers it.
     for (const outcome of unanswered) {
       const refused = outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE' && outcome.connection === 'close';
-      expect({ ...outcome, refused: refused || ['ECONNREFUSED', 'ECONNRESET'].includes(outcome.code ?? '') }).toMatchObject({
-        refused: true,
-      });
+      expect({ ...outcome, refused: refused || outcome.code === 'ECONNREFUSED' }).toMatchObject({ refused: true });
     }
   }, 60_000);
 });

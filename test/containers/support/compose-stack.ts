@@ -75,6 +75,40 @@ export class ComposeStack {
     return `\n${parts.join('\n')}`;
   }
 
+  /**
+   * A client of the stack's own network (a container that waits until stopped): an address of its
+   * own as nginx sees it, for as long as it runs.
+   */
+  async startClient(): Promise<StackClient> {
+    const id = await docker([
+      'run',
+      '--detach',
+      '--rm',
+      '--network',
+      `${this.project}_default`,
+      this.image,
+      'node',
+      '-e',
+      'setInterval(() => {}, 1e9)',
+    ]);
+    const run = (script: string, timeoutMs = 120_000) => docker(['exec', id, 'node', '--input-type=module', '-e', script], timeoutMs);
+    return {
+      run,
+      statuses: async (url, requests) => {
+        const script = `
+          const statuses = [];
+          for (const { apiKey, forwardedFor } of ${JSON.stringify(requests)}) {
+            const headers = { Authorization: 'Bearer ' + apiKey, ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}) };
+            // An answer that does not come within 5 s counts as none (0).
+            statuses.push(await fetch(${JSON.stringify(url)}, { headers, signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0));
+          }
+          console.log(JSON.stringify(statuses));`;
+        return JSON.parse(await run(script)) as number[];
+      },
+      stop: async () => void (await docker(['rm', '--force', id]).catch(() => '')),
+    };
+  }
+
   /** The ids of the running containers of one service. */
   async containers(service: string): Promise<string[]> {
     return (await this.compose(['ps', '-q', service])).split('\n').filter(Boolean);
@@ -88,6 +122,14 @@ export class ComposeStack {
     );
     await rm(resolve(this.envFile, '..'), { recursive: true, force: true });
   }
+}
+
+export interface StackClient {
+  /** Runs a Node script (an ES module) in the client; its stdout. */
+  run(script: string, timeoutMs?: number): Promise<string>;
+  /** GETs `url` (e.g. http://lb:3000/v1/pets) once per entry, in order; each status (0: no answer within 5 s). */
+  statuses(url: string, requests: readonly { apiKey: string; forwardedFor?: string }[]): Promise<number[]>;
+  stop(): Promise<void>;
 }
 
 export async function docker(args: string[], timeoutMs = 60_000): Promise<string> {
@@ -118,6 +160,8 @@ export interface Outcome {
   /** What a create acknowledged, or the name it tried. */
   name?: string;
   id?: number;
+  /** An error answer's code, status and Retry-After. */
+  error?: { code?: string; status?: number; retryAfter: string | null };
   ms: number;
 }
 

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { loadAppConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
+import { AddApiKeyExpiry1795219700000 } from '../../src/database/migrations/1795219700000-AddApiKeyExpiry.js';
+import { AddApiKeyScopes1795219600000 } from '../../src/database/migrations/1795219600000-AddApiKeyScopes.js';
+import { OneSuccessorPerKey1795219800000 } from '../../src/database/migrations/1795219800000-OneSuccessorPerKey.js';
+import { ApiKeyTimesInMilliseconds1795219900000 } from '../../src/database/migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
+import { isUniqueViolation } from '../../src/database/unique-violation.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+
+/** A key as the tool stored it before a migration, with only the columns every version has. */
+const INSERT_OLDER_KEY = "INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES (?, 'psk_older', ?, '2026-01-01 00:00:00')";
+
+/**
+ * Each migration that changes a table holding data is undone by its revert, and brings the rows
+ * written before it along: run them all, revert down to and through one, write a row the old way,
+ * run them again.
+ */
+describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  beforeEach(async () => {
+    database = await createTestDatabase(kind);
+    dataSource = await new DataSource(buildDataSourceOptions(loadAppConfig({ DATABASE_URL: database.url }).database)).initialize();
+    await dataSource.runMigrations();
+  });
+  afterEach(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const columns = async () => (await dataSource.createQueryRunner().getTable('api_keys'))!.columns.map((column) => column.name);
+  /** Reverts the migrations after `migration`, then it. */
+  const revertThrough = async (migration: new () => object) => {
+    const applied = async () => ((await dataSource.query('SELECT name FROM migrations')) as { name: string }[]).map((row) => row.name);
+    while ((await applied()).includes(migration.name)) await dataSource.undoLastMigration();
+  };
+
+  it('AddApiKeyScopes is undone by a revert, and gives the keys made before it all four scopes', async () => {
+    expect(await columns()).toContain('scopes');
+    await revertThrough(AddApiKeyScopes1795219600000);
+    expect(await columns()).not.toContain('scopes');
+    expect(await columns()).toContain('key_hash');
+    await dataSource.query(INSERT_OLDER_KEY, ['older', 'a'.repeat(64)]);
+    await dataSource.runMigrations();
+    expect(await dataSource.query("SELECT name, scopes FROM api_keys WHERE name = 'older'")).toEqual([
+      { name: 'older', scopes: 'pets:read pets:write store:read store:write' },
+    ]);
+  });
+
+  it('AddApiKeyExpiry is undone by a revert, and leaves the keys made before it without an expiry', async () => {
+    expect(await columns()).toEqual(expect.arrayContaining(['expires_at', 'rolled_from_id']));
+    await revertThrough(AddApiKeyExpiry1795219700000);
+    expect(await columns()).not.toContain('expires_at');
+    expect(await columns()).not.toContain('rolled_from_id');
+    await dataSource.query(INSERT_OLDER_KEY, ['older', 'b'.repeat(64)]);
+    await dataSource.runMigrations();
+    expect(
+      await dataSource.query("SELECT name, expires_at AS expiresAt, rolled_from_id AS rolledFromId FROM api_keys WHERE name = 'older'"),
+    ).toEqual([{ name: 'older', expiresAt: null, rolledFromId: null }]);
+  });
+
+  it('OneSuccessorPerKey keeps the first of two racing successors linked, then refuses a second one', async () => {
+    await revertThrough(OneSuccessorPerKey1795219800000);
+    await dataSource.query(INSERT_OLDER_KEY, ['rolled twice', 'c'.repeat(64)]);
+    const [{ id }] = await dataSource.query("SELECT id FROM api_keys WHERE name = 'rolled twice'");
+    for (const hash of ['d', 'e', 'f']) {
+      await dataSource.query(
+        "INSERT INTO api_keys (name, prefix, key_hash, created_at, rolled_from_id) VALUES ('successor', 'psk_older', ?, '2026-01-02 00:00:00', ?)",
+        [hash.repeat(64), id],
+      );
+    }
+    await dataSource.runMigrations();
+    const successors = await dataSource.query(
+      "SELECT id, rolled_from_id AS rolledFromId FROM api_keys WHERE name = 'successor' ORDER BY id",
+    );
+    expect(successors.map((row: { rolledFromId: unknown }) => row.rolledFromId)).toEqual([id, null, null]);
+    const another = dataSource.query(
+      "INSERT INTO api_keys (name, prefix, key_hash, created_at, rolled_from_id) VALUES ('successor', 'psk_older', ?, '2026-01-03 00:00:00', ?)",
+      ['0'.repeat(64), id],
+    );
+    expect(isUniqueViolation(await another.catch((error: unknown) => error))).toBe(true);
+    await revertThrough(OneSuccessorPerKey1795219800000);
+    expect((await dataSource.createQueryRunner().getTable('api_keys'))!.indices.map((index) => index.name)).not.toContain(
+      'UQ_api_keys_rolled_from_id',
+    );
+  });
+
+  it('ApiKeyTimesInMilliseconds keeps a key’s expiry to the millisecond, and is undone by a revert', async () => {
+    const stored = async (hash: string) => {
+      await dataSource.query(
+        "INSERT INTO api_keys (name, prefix, key_hash, created_at, expires_at) VALUES ('timed', 'psk_timed', ?, '2026-01-01 00:00:00.250', '2027-01-01 00:00:45.750')",
+        [hash],
+      );
+      const [row] = await dataSource.query('SELECT created_at AS createdAt, expires_at AS expiresAt FROM api_keys WHERE key_hash = ?', [
+        hash,
+      ]);
+      return [row.createdAt, row.expiresAt].map((value) =>
+        new Date(value instanceof Date ? value : `${String(value).replace(' ', 'T')}Z`).getUTCMilliseconds(),
+      );
+    };
+    expect(await stored('1'.repeat(64))).toEqual([250, 750]);
+    await revertThrough(ApiKeyTimesInMilliseconds1795219900000);
+    // MySQL's DATETIME again: fractions dropped (MariaDB) or rounded (MySQL); SQLite's text keeps them.
+    if (kind === 'mysql') expect((await stored('2'.repeat(64))).map((ms) => ms % 1000 === 0)).toEqual([true, true]);
+    await dataSource.runMigrations();
+    expect(await stored('3'.repeat(64))).toEqual([250, 750]);
+  });
+});
