@@ -1,3 +1,5 @@
+// First: refuses an unsupported Node before anything else loads.
+import './src/supported-node.js';
 import { DataSource } from 'typeorm';
 import { loadAppConfig } from './src/config/app-config.js';
 import { buildDataSourceOptions } from './src/database/data-source-options.js';

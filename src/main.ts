@@ -1,9 +1,14 @@
+// First: refuses an unsupported Node before anything else loads.
+import './supported-node.js';
+import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { type AppConfig, ConfigError, loadAppConfig } from './config/app-config.js';
 import { createApp } from './create-app.js';
 import { isDatabaseUnavailable } from './errors/database-unavailable.js';
+import { apiBaseUrl, ownBaseUrl } from './config/service-address.js';
+import { QuickStartKey } from './auth/quick-start-key.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 
 /** In-flight requests get this long to finish after SIGTERM or SIGINT. */
@@ -13,9 +18,15 @@ async function main(): Promise<void> {
   const config = loadAppConfig(process.env);
   const app = await createApp(config);
   await app.listen(config.port, config.host);
-  const url = (await app.getUrl()).replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
+  // The port bound (PORT=0 asks for any free one), at the address clients on this machine use.
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  const own = ownBaseUrl(config, port).replace(/\/v1$/, '');
+  const api = apiBaseUrl(config, port);
+  const reached = config.publicBaseUrl ? `, reached at ${api}` : '';
+  // The key first: whoever waits for the "Listening" line (an operator, a script) has it by then.
+  await app.get(QuickStartKey).offer(api);
   const logger = app.get(Logger);
-  logger.log(`Listening on ${url} with ${describeDatabase(config)}; docs at ${url}/v1/docs`, 'Main');
+  logger.log(`Listening on ${own} with ${describeDatabase(config)}${reached}; docs at ${api}/docs`, 'Main');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(app, logger, signal));
 }
 
@@ -56,6 +67,8 @@ main().catch((error: unknown) => {
 function describeStartFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof ConfigError) return message;
+  const { syscall, code } = error as NodeJS.ErrnoException;
+  if (syscall === 'listen' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return describeListenFailure(code, message);
   const database = process.env.DATABASE_URL?.startsWith('mysql://')
     ? `the database at ${new URL(process.env.DATABASE_URL).host}`
     : 'the database';
@@ -63,4 +76,22 @@ function describeStartFailure(error: unknown): string {
   // Errors the MySQL server itself sent (access denied, unknown database) carry its error number.
   if (typeof (error as { errno?: unknown }).errno === 'number') return `${database} refused: ${message}`;
   return message;
+}
+
+/** Why the service could not listen where PORT and HOST say, in the operator's terms (not the database's). */
+function describeListenFailure(code: string | undefined, message: string): string {
+  const { PORT: port = '3000', HOST: host = '0.0.0.0' } = process.env;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `port ${port} on ${host} is in use by another process (choose another PORT, or stop that process)`;
+    case 'EACCES':
+      return `port ${port} on ${host} needs privileges this process does not have (choose a PORT above 1023)`;
+    case 'EADDRNOTAVAIL':
+      return `HOST ${host} is not an address of this machine`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `HOST ${host} is no name this machine can resolve`;
+    default:
+      return `cannot listen on port ${port} of ${host}: ${message}`;
+  }
 }

@@ -4,6 +4,8 @@
  * tool without rebuilding (it builds only when dist/ is missing), as the image does.
  * Exit codes: 0 done, 1 failed (database, no such key), 2 used wrongly (an unknown scope, an ambiguous prefix).
  */
+// First: refuses an unsupported Node before anything else loads.
+import '../supported-node.js';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';

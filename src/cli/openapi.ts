@@ -3,6 +3,8 @@
  * without a server or a database: Nest's preview mode scans the modules but creates no provider.
  * `npm run openapi`; a test fails when the committed openapi.json differs from this output.
  */
+// First: refuses an unsupported Node before anything else loads.
+import '../supported-node.js';
 import { writeFile } from 'node:fs/promises';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module.js';

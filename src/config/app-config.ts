@@ -70,6 +70,9 @@ export class ConfigError extends Error {
 
 export const DEFAULT_SQLITE_FILE = 'data/petstore.sqlite';
 
+/** Requests per API key and minute when RATE_LIMIT_PER_MINUTE is unset (the document's examples show it). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Reads every variable, collects every problem, and throws one ConfigError naming them all. */
@@ -101,7 +104,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     stagingBaseUrl: read(() => parseBaseUrl('STAGING_BASE_URL', env.STAGING_BASE_URL), undefined),
     trustProxy: read(() => parseTrustProxy(env.TRUST_PROXY), false),
     migrationsRun: read(() => parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true), true),
-    rateLimitPerMinute: read(() => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 6000, 0, 1_000_000), 0),
+    rateLimitPerMinute: read(
+      () => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, 0, 1_000_000),
+      0,
+    ),
     redis: read(() => parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX), undefined),
     authFailuresPerMinute: read(() => parseInteger('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 100, 0, 1_000_000), 0),
     connections: read(() => parseConnectionBounds(env), {

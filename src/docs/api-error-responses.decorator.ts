@@ -3,8 +3,19 @@ import { ApiResponse, type HeadersObject } from '@nestjs/swagger';
 import type { ErrorBody, ErrorCode } from '../errors/api-exception.js';
 import { ErrorDto } from '../errors/error.dto.js';
 
-/** Why an operation answers with a code, in a sentence; the document shows it under the code's status. */
-export type ErrorReasons = Partial<Record<ErrorCode, string>>;
+/**
+ * Why an operation answers with a code, in a sentence, and, where the code's messages depend on
+ * the operation (VALIDATION_FAILED names its fields), a message this operation really sends; the
+ * document shows them under the code's status.
+ */
+export type ErrorReasons = Partial<Record<Exclude<ErrorCode, 'VALIDATION_FAILED'>, string | ReasonWithExample>> & {
+  readonly VALIDATION_FAILED?: ReasonWithExample;
+};
+
+interface ReasonWithExample {
+  readonly reason: string;
+  readonly example: string;
+}
 
 const RETRY_AFTER: HeadersObject = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
@@ -12,7 +23,8 @@ const RETRY_AFTER: HeadersObject = {
 
 /** Each code's status and a message it comes with: the example the document shows for the code. */
 const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
-  VALIDATION_FAILED: { status: 400, message: 'name must be a string of 1 to 255 characters.' },
+  // Each operation that answers it gives a message of its own (ErrorReasons).
+  VALIDATION_FAILED: { status: 400, message: '' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP/1.1.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 400, message: 'A request body must be sent with Content-Type: application/json.' },
@@ -83,20 +95,19 @@ export function ApiErrorResponses(reasons: ErrorReasons): MethodDecorator {
 
 /** One documented response per status of the given codes, with the reasons and an example per code. */
 export function errorResponses(reasons: ErrorReasons): MethodDecorator[] {
-  const byStatus = new Map<number, [ErrorCode, string][]>();
-  for (const [code, reason] of Object.entries(reasons) as [ErrorCode, string][]) {
-    const { status } = EXAMPLES[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, reason]]);
+  const byStatus = new Map<number, { code: ErrorCode; reason: string; message: string }[]>();
+  for (const [code, given] of Object.entries(reasons) as [ErrorCode, string | ReasonWithExample][]) {
+    const { status, message } = EXAMPLES[code];
+    const [reason, example] = typeof given === 'string' ? [given, message] : [given.reason, given.example];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), { code, reason, message: example }]);
   }
   return [...byStatus].map(([status, codes]) =>
     ApiResponse({
       status,
-      description: codes.map(([code, reason]) => `${reason} (${code})`).join(' '),
+      description: codes.map(({ code, reason }) => `${reason} (${code})`).join(' '),
       type: ErrorDto,
       headers: HEADERS_BY_STATUS[status],
-      examples: Object.fromEntries(
-        codes.map(([code, reason]) => [code, { summary: reason, value: { code, message: EXAMPLES[code].message, status } }]),
-      ),
+      examples: Object.fromEntries(codes.map(({ code, reason, message }) => [code, { summary: reason, value: { code, message, status } }])),
     }),
   );
 }

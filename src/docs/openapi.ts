@@ -5,14 +5,34 @@ import {
   type OpenAPIObject,
   type OperationObject,
   type ReferenceObject,
-  type ServerVariableObject,
   SwaggerModule,
 } from '@nestjs/swagger';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express } from 'express';
 import { InsufficientScopeException } from '../auth/api-key.exceptions.js';
 import type { Scope } from '../auth/scopes.js';
-import type { AppConfig } from '../config/app-config.js';
+import { type AppConfig, DEFAULT_RATE_LIMIT_PER_MINUTE } from '../config/app-config.js';
+import { ownBaseUrl } from '../config/service-address.js';
 
 export const API_PREFIX = '/v1';
+
+/**
+ * The document's version: 1.0.0 was the interface's; each released additive change bumps the minor
+ * (the path stays /v1), and contract/ keeps each release's document (CHANGELOG.md says what changed).
+ */
+export const API_VERSION = '1.1.0';
+
+/**
+ * Who publishes the API, as integrators look for it in `info` and `externalDocs`. The addresses are
+ * under petstore.example (a name reserved for examples, RFC 2606) until the company names its own.
+ */
+const PUBLISHER = {
+  contact: 'Pet Store API support',
+  email: 'api-support@petstore.example',
+  support: 'https://petstore.example/support',
+  terms: 'https://petstore.example/legal/api-terms',
+  guide: 'https://petstore.example/docs/api',
+} as const;
 
 /** The OpenAPI document, generated from the controllers and DTOs. */
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
@@ -26,17 +46,17 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
         'servers: a key is a secret that must never sit in a web page, so browsers are granted no origin ' +
         '(no CORS; a preflight is answered 401 `API_KEY_MISSING`, saying so).',
     )
-    .setVersion('1.0.0')
+    .setVersion(API_VERSION)
+    .setContact(PUBLISHER.contact, PUBLISHER.support, PUBLISHER.email)
+    .setExternalDoc('How to call, run and operate the service', PUBLISHER.guide)
     .addTag('pets', 'The animals of the store.')
     .addTag('store', 'Orders and inventory.')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key of the service.' }, 'bearer')
     .addSecurityRequirements('bearer');
-  for (const server of servers(config)) builder.addServer(server.url, server.description, server.variables);
+  for (const server of servers(config)) builder.addServer(server.url, server.description);
 
-  const info = builder.build();
-  // DocumentBuilder.setLicense insists on a URL; a proprietary service has none to give.
-  info.info.license = { name: 'Proprietary' };
-  const document = SwaggerModule.createDocument(app, info);
+  builder.setLicense('Proprietary', PUBLISHER.terms);
+  const document = SwaggerModule.createDocument(app, builder.build());
   // Every server of the document ends in /v1, so the paths are written relative to it.
   document.paths = Object.fromEntries(
     Object.entries(document.paths)
@@ -44,6 +64,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
   closeRequestBodies(document);
+  giveRequestDefaultsSchemasOfTheirOwn(document);
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
   return document;
@@ -57,11 +78,11 @@ const COMMON_HEADERS: Record<string, HeaderObject> = {
   },
   'RateLimit-Policy': {
     description: 'IETF httpapi RateLimit fields draft: `"per-key";q=LIMIT;w=60`, the requests an API key may make per minute.',
-    schema: { type: 'string', example: '"per-key";q=600;w=60' },
+    schema: { type: 'string', example: `"per-key";q=${DEFAULT_RATE_LIMIT_PER_MINUTE};w=60` },
   },
   RateLimit: {
     description: 'IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends.',
-    schema: { type: 'string', example: '"per-key";r=599;t=60' },
+    schema: { type: 'string', example: `"per-key";r=${DEFAULT_RATE_LIMIT_PER_MINUTE - 1};t=60` },
   },
   'API-Key-Expires': {
     description:
@@ -132,32 +153,74 @@ function closeRequestBodies(document: OpenAPIObject): void {
   }
 }
 
-type Server = { url: string; description: string; variables?: Record<string, ServerVariableObject> };
+/**
+ * A property of a request body with a `default` (NewPet.status, NewOrder.status and .complete)
+ * refers to a schema of its own that carries it (NewPetStatus: a PetStatus, `default: available`).
+ * openapi-typescript writes a property that has a default as required, request bodies in
+ * components included (openapi-ts/openapi-typescript#1741, #2012), so its clients could not leave
+ * one out; behind a $ref it is optional there as in every other generator, and the document still
+ * says what the service fills in.
+ */
+function giveRequestDefaultsSchemasOfTheirOwn(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const operation of operationsOf(document)) {
+    const body = operation.requestBody;
+    const ref = body && 'content' in body ? body.content['application/json']?.schema : undefined;
+    const name = ref && '$ref' in ref ? ref.$ref.replace('#/components/schemas/', '') : undefined;
+    const schema = name === undefined ? undefined : schemas[name];
+    if (!schema || '$ref' in schema) continue;
+    for (const [property, definition] of Object.entries(schema.properties ?? {})) {
+      if ('$ref' in definition || definition.default === undefined) continue;
+      const own = `${name}${property[0].toUpperCase()}${property.slice(1)}`;
+      schemas[own] = definition;
+      schema.properties![property] = { $ref: `#/components/schemas/${own}` };
+    }
+  }
+}
 
+type Server = { url: string; description: string };
+
+/**
+ * Production and staging when configured; else this server's own address, concrete, so that a
+ * client generated from the document (the committed one: http://localhost:3000/v1) calls it as it is.
+ */
 function servers(config: AppConfig): Server[] {
   const listed = [
     config.publicBaseUrl && { url: config.publicBaseUrl, description: 'Production' },
     config.stagingBaseUrl && { url: config.stagingBaseUrl, description: 'Staging' },
   ].filter((server) => !!server);
   if (listed.length > 0) return listed;
-  // Absolute once its variables are filled in (a relative URL works only in a browser), with defaults
-  // that reach a local run; generated clients take another base URL as the README shows.
-  return [
-    {
-      url: `{scheme}://{host}${API_PREFIX}`,
-      description: 'Wherever the service runs; PUBLIC_BASE_URL replaces this with its public address.',
-      variables: {
-        scheme: { enum: ['http', 'https'], default: 'http', description: 'https behind a TLS-terminating proxy.' },
-        host: { default: `localhost:${config.port}`, description: 'The host and port of the service.' },
-      },
-    },
-  ];
+  return [{ url: ownBaseUrl(config), description: 'This server (PUBLIC_BASE_URL names the public one when set)' }];
 }
 
+/**
+ * Swagger UI's Try it out calls the first server of the document. This script, loaded by its page
+ * (a file: the page's Content-Security-Policy runs no inline script), puts the address the page was
+ * opened at first, so that Try it out works wherever that is (127.0.0.1, a proxy's name, an internal
+ * address while PUBLIC_BASE_URL names the public one) and stays within the policy's connect-src
+ * 'self'. The document's own servers follow, to be chosen from.
+ */
+const THIS_SERVER_FIRST = `(function () {
+  var build = window.SwaggerUIBundle;
+  var thisServer = window.location.origin + window.location.pathname.replace(/\\/docs(\\/.*)?$/, '');
+  window.SwaggerUIBundle = Object.assign(function (options) {
+    var listed = (options.spec && options.spec.servers) || [];
+    var servers = [{ url: thisServer, description: 'This server: the address this page was opened at' }].concat(
+      listed.filter(function (server) { return server.url !== thisServer; }),
+    );
+    return build(Object.assign({}, options, { spec: Object.assign({}, options.spec, { servers: servers }) }));
+  }, build);
+})();
+`;
+
 /** Serves the document as JSON and YAML and Swagger UI, all without a key. */
-export function serveOpenApiDocument(app: INestApplication, document: OpenAPIObject): void {
+export function serveOpenApiDocument(app: NestExpressApplication, document: OpenAPIObject): void {
+  const script = `${API_PREFIX}/docs/this-server-first.js`;
+  const express: Express = app.getHttpAdapter().getInstance();
+  express.get(script, (_request, response) => void response.type('application/javascript').send(THIS_SERVER_FIRST));
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
+    customJs: './this-server-first.js',
   });
 }

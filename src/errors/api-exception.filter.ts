@@ -10,7 +10,7 @@ import {
 } from './database-unavailable.js';
 
 /**
- * Renders every error, from every layer, as `{code, message, status}`, and does nothing else: the
+ * Renders every error, from every layer, as `{code, message, status, requestId}`, and does nothing else: the
  * errors of the contract arrive as ApiExceptions, a database that failed as the driver's error.
  * Anything else is a 500 that is logged in full and tells the client nothing.
  */
@@ -64,5 +64,9 @@ function describe(exception: unknown): string {
 export function sendApiError(response: Response, error: ApiException): void {
   if (!response.req.complete) response.setHeader('Connection', 'close');
   // Set outright: res.json() would keep a Content-Type the route declared for its success.
-  response.status(error.status).set(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
+  response
+    .status(error.status)
+    .set(error.headers)
+    .type('application/json')
+    .send(JSON.stringify(error.toBody(response.req.requestId)));
 }

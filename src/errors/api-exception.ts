@@ -30,11 +30,13 @@ export interface ErrorBody {
   code: ErrorCode;
   message: string;
   status: number;
+  /** The request's id, as in its X-Request-Id: what support asks for, kept by logs that keep only bodies. */
+  requestId?: string;
 }
 
 /**
- * An error the API answers deliberately: the filter renders it as `{code, message, status}` with
- * its headers. Domain errors subclass it so that code reads like the contract. This file is a
+ * An error the API answers deliberately: the filter renders it as `{code, message, status,
+ * requestId}` with its headers. Domain errors subclass it so that code reads like the contract. This file is a
  * leaf: every folder uses it, and it imports nothing of ours. No class here
  * reuses a name @nestjs/common exports (its PayloadTooLargeException and the like answer in
  * Nest's own shape, not ours), so an import can never pick the wrong one.
@@ -50,8 +52,9 @@ export class ApiException extends Error {
     this.name = new.target.name;
   }
 
-  toBody(): ErrorBody {
-    return { code: this.code, message: this.message, status: this.status };
+  /** The body to answer with: `{code, message, status, requestId}`. */
+  toBody(requestId: string): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status, requestId };
   }
 }
 

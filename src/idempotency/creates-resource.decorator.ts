@@ -40,8 +40,10 @@ export function CreatesResource(): MethodDecorator {
       required: false,
       description:
         'Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a ' +
-        'retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing.',
-      schema: { type: 'string', minLength: 1, maxLength: 257 },
+        'retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. ' +
+        '1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941).',
+      // The same rule as parseIdempotencyKey: a bare key, or a quoted one, of 1 to 255 characters.
+      schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^(?!".*"$)[ -~]{1,255}$|^"[ -~]{1,255}"$' },
     }),
     ...errorResponses({
       IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still in flight; retry after `Retry-After`.',

@@ -29,7 +29,9 @@ export class PetsController {
       'response has a `Link` header with `rel="next"`: the URL of the next page.',
   })
   @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
-  @ApiErrorResponses({ VALIDATION_FAILED: 'limit, status or cursor is not valid.' })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: { reason: 'limit, status or cursor is not valid.', example: 'limit must be an integer from 1 to 100.' },
+  })
   @RequiresScope('pets:read')
   list(@Query() query: ListPetsQuery): Promise<Page<PetDto>> {
     return this.pets.list(query);
@@ -46,7 +48,10 @@ export class PetsController {
   })
   @ApiCreatedResponse({ description: 'The created animal.', type: PetDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
-    VALIDATION_FAILED: 'The body is not a valid NewPet.',
+    VALIDATION_FAILED: {
+      reason: 'The body is not a valid NewPet.',
+      example: 'categoryId must be an integer from 1 to 9007199254740991.',
+    },
     MALFORMED_JSON: 'The body is not JSON.',
     UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
     PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
@@ -83,7 +88,10 @@ export class PetsController {
     },
   })
   @ApiErrorResponses({
-    VALIDATION_FAILED: 'petId is not an integer from 1 to 2^53-1.',
+    VALIDATION_FAILED: {
+      reason: 'petId is not an integer from 1 to 2^53-1.',
+      example: 'petId must be an integer from 1 to 9007199254740991.',
+    },
     PET_NOT_FOUND: 'No animal has this id.',
   })
   @RequiresScope('pets:read')

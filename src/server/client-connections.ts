@@ -61,8 +61,9 @@ export function boundClientConnections(
   // Without a listener Node answers 417 with no body; anything but 100-continue is an expectation we cannot meet.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new ExpectationFailedException(request.headers.expect ?? '');
-    const body = JSON.stringify(error.toBody());
-    response.writeHead(error.status, errorHeaders(error, body)).end(body);
+    const requestId = randomUUID();
+    const body = JSON.stringify(error.toBody(requestId));
+    response.writeHead(error.status, errorHeaders(error, body, requestId)).end(body);
   });
   // Without a listener Node closes the connection without a word: this server is no proxy.
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
@@ -93,17 +94,18 @@ function toApiException(code: string | undefined): ApiException {
 }
 
 function rawErrorResponse(error: ApiException): string {
-  const body = JSON.stringify(error.toBody());
-  const headers = Object.entries(errorHeaders(error, body)).map(([name, value]) => `${name}: ${value}`);
+  const requestId = randomUUID();
+  const body = JSON.stringify(error.toBody(requestId));
+  const headers = Object.entries(errorHeaders(error, body, requestId)).map(([name, value]) => `${name}: ${value}`);
   return [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`, ...headers, '', body].join('\r\n');
 }
 
 /** The headers of an error answered before the application saw the request: the connection closes after it. */
-function errorHeaders(error: ApiException, body: string): Record<string, string> {
+function errorHeaders(error: ApiException, body: string, requestId: string): Record<string, string> {
   return {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
-    'X-Request-Id': randomUUID(),
+    'X-Request-Id': requestId,
     ...error.headers,
     Connection: 'close',
   };

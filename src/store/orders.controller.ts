@@ -27,7 +27,9 @@ export class OrdersController {
     description: 'Orders in ascending id order, optionally only those with one status, paged like `GET /pets`.',
   })
   @ApiOkResponse({ description: 'A page of orders.', type: OrderDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
-  @ApiErrorResponses({ VALIDATION_FAILED: 'limit, status or cursor is not valid.' })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: { reason: 'limit, status or cursor is not valid.', example: 'status must be one of placed, approved, delivered.' },
+  })
   @RequiresScope('store:read')
   list(@Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
     return this.orders.list(query);
@@ -42,7 +44,7 @@ export class OrdersController {
   })
   @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
-    VALIDATION_FAILED: 'The body is not a valid NewOrder.',
+    VALIDATION_FAILED: { reason: 'The body is not a valid NewOrder.', example: 'quantity must be an integer from 1 to 1000.' },
     MALFORMED_JSON: 'The body is not JSON.',
     UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
     PET_NOT_FOUND: 'No animal has the petId.',
@@ -58,7 +60,10 @@ export class OrdersController {
   @ApiParam({ name: 'orderId', schema: ID_SCHEMA, description: 'The identifier of the order.' })
   @ApiOkResponse({ description: 'The order.', type: OrderDto })
   @ApiErrorResponses({
-    VALIDATION_FAILED: 'orderId is not an integer from 1 to 2^53-1.',
+    VALIDATION_FAILED: {
+      reason: 'orderId is not an integer from 1 to 2^53-1.',
+      example: 'orderId must be an integer from 1 to 9007199254740991.',
+    },
     ORDER_NOT_FOUND: 'No order has this id.',
   })
   @RequiresScope('store:read')

@@ -128,7 +128,12 @@ describe('the compose stack, through nginx', () => {
   test('without a key: 401 in the Error shape', async () => {
     const response = await call('/v1/pets', { apiKey: '' });
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ code: 'API_KEY_MISSING', message: expect.any(String), status: 401 });
+    expect(await response.json()).toEqual({
+      code: 'API_KEY_MISSING',
+      message: expect.any(String),
+      status: 401,
+      requestId: response.headers.get('x-request-id'),
+    });
   });
 
   test('an idempotent retry is answered from the store, on whichever replica', async () => {

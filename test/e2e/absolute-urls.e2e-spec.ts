@@ -122,7 +122,12 @@ describe.each(DATABASE_KINDS)('request targets on %s', (kind) => {
     ])('answers %s with 400 MALFORMED_REQUEST', async (requestLine, message) => {
       const response = await send(ctx, requestLine);
       expect(response.status).toBe(400);
-      expect(JSON.parse(response.body)).toEqual({ code: 'MALFORMED_REQUEST', message, status: 400 });
+      expect(JSON.parse(response.body)).toEqual({
+        code: 'MALFORMED_REQUEST',
+        message,
+        status: 400,
+        requestId: response.headers['x-request-id'],
+      });
     });
 
     it('answers OPTIONS * with the methods the API serves', async () => {

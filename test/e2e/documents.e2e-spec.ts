@@ -33,7 +33,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.body.openapi).toMatch(/^3\./);
-    expect(response.body.info.version).toBe('1.0.0');
+    expect(response.body.info.version).toBe('1.1.0');
   });
 
   it('is served as the same document in YAML at /v1/openapi.yaml without a key', async () => {
@@ -53,7 +53,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(init.text).toContain('"operationId": "listPets"');
   });
 
-  it('writes paths relative to a server that ends in /v1 and is absolute once its defaults fill it in', () => {
+  it('writes paths relative to its first server, a concrete URL ending in /v1 that a generated client calls as it is', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/pets',
       '/pets/{petId}',
@@ -61,12 +61,71 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
       '/store/orders',
       '/store/orders/{orderId}',
     ]);
-    expect(document.servers).toHaveLength(1);
-    const [{ url, variables }] = document.servers;
-    const filled = url.replace(/\{(\w+)\}/g, (_: string, name: string) => variables[name].default);
-    expect(filled).toBe('http://localhost:3000/v1');
-    expect(new URL(filled).pathname).toBe('/v1');
-    expect(variables.scheme.enum).toEqual(['http', 'https']);
+    expect(document.servers).toEqual([{ url: 'http://127.0.0.1:3000/v1', description: expect.stringContaining('This server') }]);
+  });
+
+  it.each<[string, string, number, string, { path: string; body?: string; type?: string }]>([
+    ['/pets', 'get', 400, 'VALIDATION_FAILED', { path: '/v1/pets?limit=0' }],
+    ['/pets', 'post', 400, 'VALIDATION_FAILED', { path: '/v1/pets', body: '{"name":"Rex"}' }],
+    ['/pets', 'post', 400, 'MALFORMED_JSON', { path: '/v1/pets', body: '{"name":' }],
+    ['/pets', 'post', 400, 'UNSUPPORTED_MEDIA_TYPE', { path: '/v1/pets', body: 'name=Rex', type: 'text/plain' }],
+    ['/pets', 'post', 413, 'PAYLOAD_TOO_LARGE', { path: '/v1/pets', body: `{"name":"${'x'.repeat(17_000)}"}` }],
+    ['/pets/{petId}', 'get', 400, 'VALIDATION_FAILED', { path: '/v1/pets/abc' }],
+    ['/pets/{petId}', 'get', 404, 'PET_NOT_FOUND', { path: '/v1/pets/42' }],
+    ['/store/orders', 'get', 400, 'VALIDATION_FAILED', { path: '/v1/store/orders?status=lost' }],
+    ['/store/orders', 'post', 400, 'VALIDATION_FAILED', { path: '/v1/store/orders', body: '{"petId":1,"quantity":0}' }],
+    ['/store/orders', 'post', 404, 'PET_NOT_FOUND', { path: '/v1/store/orders', body: '{"petId":42,"quantity":1}' }],
+    ['/store/orders/{orderId}', 'get', 400, 'VALIDATION_FAILED', { path: '/v1/store/orders/abc' }],
+    ['/store/orders/{orderId}', 'get', 404, 'ORDER_NOT_FOUND', { path: '/v1/store/orders/42' }],
+  ])('shows as the %s %s %i example of %s a message that operation really sends', async (path, method, status, code, sent) => {
+    const documented = document.paths[path][method].responses[status].content['application/json'].examples[code].value;
+    const request =
+      sent.body === undefined
+        ? ctx.http().get(sent.path)
+        : ctx
+            .http()
+            .post(sent.path)
+            .type(sent.type ?? 'application/json');
+    const response = await request.set(AUTH).send(sent.body);
+    expect({ status: response.status, message: response.body.message }).toEqual({ status, message: documented.message });
+  });
+
+  it('shows RateLimit examples of the default limit, as a service with defaults sends them', async () => {
+    const { headers } = document.components;
+    const sent = await ctx.http().get('/v1/pets').set(AUTH);
+    expect(headers['RateLimit-Policy'].schema.example).toBe(sent.headers['ratelimit-policy']);
+    expect(headers['RateLimit-Policy'].schema.example).toBe('"per-key";q=6000;w=60');
+    expect(headers.RateLimit.schema.example).toBe('"per-key";r=5999;t=60');
+  });
+
+  it('describes exactly the Idempotency-Keys the service takes: 1 to 255 characters, bare or quoted', async () => {
+    const [{ schema }] = document.paths['/pets'].post.parameters;
+    const fits = (key: string) => key.length >= schema.minLength && key.length <= schema.maxLength && new RegExp(schema.pattern).test(key);
+    // Each a key of its own: a quoted key is the same key as its bare content.
+    const keys = ['k', 'a'.repeat(255), 'b'.repeat(256), 'c'.repeat(257), `"${'d'.repeat(255)}"`, `"${'e'.repeat(256)}"`, '""', '"', '"f'];
+    for (const [i, key] of keys.entries()) {
+      const response = await ctx
+        .http()
+        .post('/v1/pets')
+        .set(AUTH)
+        .set('Idempotency-Key', key)
+        .send({ name: `Keyed ${i}`, categoryId: 1 });
+      expect({ key: key.slice(0, 8), length: key.length, taken: response.status === 201 }).toEqual({
+        key: key.slice(0, 8),
+        length: key.length,
+        taken: fits(key),
+      });
+    }
+  });
+
+  it('serves Swagger UI the script that puts the address its page was opened at first, as a file the page may run', async () => {
+    const page = await ctx.http().get('/v1/docs/');
+    expect(page.text).toContain(`<script src='./this-server-first.js'></script>`);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = await ctx.http().get('/v1/docs/this-server-first.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(script.text).toContain('window.location.origin');
   });
 
   it.each(ALL_OPERATIONS)('shows under each error status of %s %s an example of its own code and status', (path, method) => {
@@ -214,8 +273,14 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(NewPet.required.sort()).toEqual(['categoryId', 'name']);
     expect(NewPet.properties.id).toBeUndefined();
     expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
-    expect(NewPet.properties.status).toMatchObject({ default: 'available', allOf: [{ $ref: '#/components/schemas/PetStatus' }] });
+    // A default behind a $ref of its own, so that every generator makes the field optional.
+    expect(NewPet.properties.status).toEqual({ $ref: '#/components/schemas/NewPetStatus' });
+    expect(document.components.schemas.NewPetStatus).toMatchObject({
+      default: 'available',
+      allOf: [{ $ref: '#/components/schemas/PetStatus' }],
+    });
     expect(Error.required.sort()).toEqual(['code', 'message', 'status']);
+    expect(Error.properties.requestId).toMatchObject({ type: 'string', maxLength: 128 });
     expect(Error.properties.status).toMatchObject({ type: 'integer' });
     expect(Error.properties.code.enum).toEqual([...ERROR_CODES]);
   });
@@ -272,8 +337,13 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(Order.properties.shipDate).toMatchObject({ type: 'string', format: 'date-time' });
     expect(NewOrder.required.sort()).toEqual(['petId', 'quantity']);
     expect(NewOrder.properties.quantity).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
-    expect(NewOrder.properties.complete).toMatchObject({ type: 'boolean', default: false });
-    expect(NewOrder.properties.status).toMatchObject({ default: 'placed', allOf: [{ $ref: '#/components/schemas/OrderStatus' }] });
+    expect(NewOrder.properties.complete).toEqual({ $ref: '#/components/schemas/NewOrderComplete' });
+    expect(document.components.schemas.NewOrderComplete).toMatchObject({ type: 'boolean', default: false });
+    expect(NewOrder.properties.status).toEqual({ $ref: '#/components/schemas/NewOrderStatus' });
+    expect(document.components.schemas.NewOrderStatus).toMatchObject({
+      default: 'placed',
+      allOf: [{ $ref: '#/components/schemas/OrderStatus' }],
+    });
     expect(Inventory.required.sort()).toEqual(['available', 'pending', 'sold']);
     expect(document.paths['/store/inventory'].get.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Inventory',
@@ -291,6 +361,14 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
       type: 'array',
       items: { $ref: '#/components/schemas/Pet' },
     });
+  });
+});
+
+describe('the OpenAPI document of a service on another host and port', () => {
+  const ctx = useApp('sqlite', { HOST: '127.0.0.2', PORT: '4000' });
+
+  it('names that address as its server', async () => {
+    expect((await ctx.http().get('/v1/openapi.json')).body.servers.map((server: Json) => server.url)).toEqual(['http://127.0.0.2:4000/v1']);
   });
 });
 

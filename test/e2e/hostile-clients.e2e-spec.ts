@@ -13,7 +13,7 @@ const portOf = (ctx: ReturnType<typeof useApp>) => (ctx.app.getHttpServer().addr
 function expectRawError(response: RawResponse, status: number, code: string): void {
   expect({ status: response.status, body: JSON.parse(response.body || 'null'), closed: response.closed }).toEqual({
     status,
-    body: { code, message: expect.any(String), status },
+    body: { code, message: expect.any(String), status, requestId: response.headers['x-request-id'] },
     closed: true,
   });
   expect(response.headers['content-type']).toMatch(/^application\/json/);

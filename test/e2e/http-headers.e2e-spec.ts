@@ -83,9 +83,9 @@ describe.each(DATABASE_KINDS)('HTTP headers on %s', (kind) => {
     // No inline script: every script is a file of the same origin, and each of them loads.
     const scripts = [...page.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
     expect(scripts.length).toBeGreaterThan(0);
-    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, url]) => url);
+    const assets = [...page.text.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map(([, url]) => url);
     for (const [, attributes, body] of scripts) {
-      expect(attributes).toMatch(/src="\.\//);
+      expect(attributes).toMatch(/src=["']\.\//);
       expect(body.trim()).toBe('');
     }
     for (const asset of assets) {

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ServiceProcess } from './support/service-process.js';
 import { useServiceProcesses } from './support/use-service-processes.js';
@@ -20,7 +21,42 @@ describe('starting the service', () => {
     const listed = await fetch(`${base}/v1/pets`, { headers: auth });
     expect(await listed.json()).toEqual([await created.json()]);
     expect(existsSync(join(running.directory, 'data', 'petstore.sqlite'))).toBe(true);
-    expect(running.stdout).toMatch(/SQLite file data\/petstore\.sqlite; docs at http:\/\/localhost:\d+\/v1\/docs/);
+    expect(running.stdout).toMatch(/SQLite file data\/petstore\.sqlite; docs at http:\/\/127\.0\.0\.1:\d+\/v1\/docs/);
+  });
+
+  it('names the address it listens on and the quick-start command by HOST', async () => {
+    const running = await start({ HOST: '127.0.0.2', PORT: '0' });
+    const base = await running.listening();
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+    expect(running.stdout).toMatch(new RegExp(`docs at ${base}/v1/docs`));
+    // The command the quick start shows works as it is.
+    const [, key, url] = /curl -H 'Authorization: Bearer (psk_\S+)' (\S+)/.exec(running.stdout)!;
+    expect(url).toBe(`${base}/v1/pets`);
+    expect((await fetch(url, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+  });
+
+  it('names PUBLIC_BASE_URL as where it is reached, in its log and in the quick-start command', async () => {
+    const running = await start({ HOST: '127.0.0.1', PORT: '0', PUBLIC_BASE_URL: 'https://pets.example.net' });
+    await running.listening();
+    expect(running.stdout).toMatch(
+      /Listening on http:\/\/127\.0\.0\.1:\d+ with .*, reached at https:\/\/pets\.example\.net\/v1; docs at https:\/\/pets\.example\.net\/v1\/docs/,
+    );
+    expect(running.stdout).toMatch(/curl -H 'Authorization: Bearer psk_\S+' https:\/\/pets\.example\.net\/v1\/pets/);
+  });
+
+  it('says which port is in use when another process holds it, with exit code 1 and one line', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const failing = await start({ API_KEYS: 'start-key', HOST: '127.0.0.1', PORT: String(port) });
+      expect(await failing.exitCode()).toBe(1);
+      expect(failing.stderr).toBe(
+        `petstore: cannot start: port ${port} on 127.0.0.1 is in use by another process (choose another PORT, or stop that process)\n`,
+      );
+    } finally {
+      holder.close();
+    }
   });
 
   it.each([

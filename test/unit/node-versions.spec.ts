@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
+import { isSupportedNode, SUPPORTED_NODE } from '../../src/supported-node.js';
 
 type Manifest = { engines?: { node?: string } };
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest & { engines: { node: string } };
@@ -24,6 +25,25 @@ describe('the Node versions the project claims', () => {
       .filter(([, { engines }]) => engines?.node && !semver.satisfies(version, engines.node))
       .map(([path, { engines }]) => `${path.replace(/^.*node_modules\//, '')} (${engines!.node})`);
     expect(refusing).toEqual([]);
+  });
+
+  it('are what every entry point checks before it loads anything else (src/supported-node.ts)', () => {
+    expect(SUPPORTED_NODE).toBe(manifest.engines.node);
+    for (const version of [
+      '20.20.2',
+      '22.22.2',
+      '22.22.3',
+      '22.30.0',
+      '23.11.0',
+      '24.14.9',
+      '24.15.0',
+      '24.21.0',
+      '25.1.0',
+      '26.0.0',
+      '27.0.0',
+    ]) {
+      expect({ version, supported: isSupportedNode(version) }).toEqual({ version, supported: semver.satisfies(version, claimed) });
+    }
   });
 
   it('agree with the Docker image, built on the current LTS (24) in both stages, here and in the compose file', () => {

@@ -1,20 +1,31 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import openapiDiff from 'openapi-diff';
 
-/** The document of the last release, kept as it shipped: clients were generated from it. */
-const RELEASED = 'contract/openapi-1.0.0.json';
+/** The document of every release, kept as it shipped: clients were generated from each. */
+const RELEASES = readdirSync('contract')
+  .filter((file) => /^openapi-\d+\.\d+\.\d+\.json$/.test(file))
+  .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+  .map((file) => `contract/${file}`);
+const LAST = RELEASES.at(-1)!;
 
 const read = (path: string) => readFileSync(path, 'utf8');
-const diff = (destination: string, location = 'openapi.json') =>
+const diff = (destination: string, location = 'openapi.json', released = LAST) =>
   openapiDiff.diffSpecs({
-    sourceSpec: { content: read(RELEASED), location: RELEASED, format: 'openapi3' },
+    sourceSpec: { content: read(released), location: released, format: 'openapi3' },
     destinationSpec: { content: destination, location, format: 'openapi3' },
   });
 
-describe('the document against the last released one', () => {
-  it('breaks no client of the release: nothing removed, no request narrowed, no response widened', async () => {
-    const outcome = await diff(read('openapi.json'));
+describe('the document against the released ones', () => {
+  it('is the last release when its version is, byte for byte (a release is kept as it shipped)', () => {
+    const { version } = JSON.parse(read('openapi.json')).info;
+    const kept = `contract/openapi-${version}.json`;
+    if (RELEASES.includes(kept)) expect(read('openapi.json')).toBe(read(kept));
+    else expect(version).not.toBe(JSON.parse(read(LAST)).info.version);
+  });
+
+  it.each(RELEASES)('breaks no client of %s: nothing removed, no request narrowed, no response widened', async (released) => {
+    const outcome = await diff(read('openapi.json'), 'openapi.json', released);
     const breaking = outcome.breakingDifferencesFound
       ? outcome.breakingDifferences.map(({ code, sourceSpecEntityDetails }) => [code, sourceSpecEntityDetails[0]?.location])
       : [];

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
@@ -19,6 +20,13 @@ export function redisServerUrl(): string {
 
 export const REDIS_PROBE_VARIABLE = 'PETSTORE_E2E_REDIS';
 
+/** The browser the Swagger UI tests drive (Debian's chromium: no browser download works on our machines). */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+export const CHROMIUM_PROBE_VARIABLE = 'PETSTORE_E2E_CHROMIUM';
+
 /** Where the ES-module copies below are written; jest.config.js maps the packages to them. */
 /**
  * Asks the MySQL server once whether the MySQL half of the e2e suite can run. Without a server the
@@ -28,6 +36,7 @@ export default async function globalSetup(): Promise<void> {
   // E2E_LOG_FILE (support/e2e-log.ts): Jest loads this file without mapping relative .js imports.
   await rm(resolve('.test-logs/e2e.log'), { force: true });
   await probeRedis();
+  probeChromium();
   if (process.env.TEST_DATABASE === 'container') await startDatabaseContainer();
   const url = mysqlServerUrl();
   try {
@@ -99,6 +108,18 @@ async function probeRedis(): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+/** Whether the browser tests can run: without Chromium they are passed over loudly, and under CI that is a failure. */
+function probeChromium(): void {
+  if (existsSync(chromiumPath())) {
+    process.env[CHROMIUM_PROBE_VARIABLE] = 'available';
+    return;
+  }
+  const banner = `\n#  Browser e2e tests (Swagger UI) DID NOT RUN: no Chromium at ${chromiumPath()}; \`bash scripts/chromium.sh\` installs Debian's.\n`;
+  if (process.env.CI === 'true') throw new Error(`${banner}CI=true: the browser tests are required.`);
+  process.stderr.write(banner);
+  process.env[CHROMIUM_PROBE_VARIABLE] = 'unavailable';
 }
 
 function redact(url: string): string {

@@ -33,10 +33,10 @@ export class ServiceProcess {
     }
   }
 
-  /** The base URL once the service says it listens. */
+  /** The base URL once the service says it listens (its host as it says it, 127.0.0.1 for localhost). */
   async listening(): Promise<string> {
-    const [, port] = await this.waitForOutput(/Listening on http:\/\/localhost:(\d+)/);
-    return `http://127.0.0.1:${port}`;
+    const [, host, port] = await this.waitForOutput(/Listening on http:\/\/(\[[^\]]+\]|[^:/\s]+):(\d+)/);
+    return `http://${host === 'localhost' ? '127.0.0.1' : host}:${port}`;
   }
 
   /** The exit code, or rejects when the process is still running after `timeoutMs`. */

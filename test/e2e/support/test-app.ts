@@ -55,11 +55,15 @@ export function useApp(kind: DatabaseKind, env: Record<string, string> = {}): Ap
   };
 }
 
-/** Every error is `{code, message, status}` as JSON, with status equal to the HTTP status. */
+/**
+ * Every error is `{code, message, status, requestId}` as JSON, with status equal to the HTTP status
+ * and requestId to the X-Request-Id header.
+ */
 export function expectError(response: request.Response, status: number, code: string): void {
   expect({ status: response.status, body: response.body }).toEqual({
     status,
-    body: { code, message: expect.any(String), status },
+    body: { code, message: expect.any(String), status, requestId: response.headers['x-request-id'] },
   });
+  expect(response.headers['x-request-id']).toEqual(expect.any(String));
   expect(response.headers['content-type']).toMatch(/^application\/json/);
 }

@@ -151,7 +151,7 @@ export interface components {
             code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
-             * @example name must be a string of 1 to 255 characters.
+             * @example name must be a string of 1 to 255 characters, not only white space.
              */
             message: string;
             /**
@@ -160,6 +160,11 @@ export interface components {
              * @example 400
              */
             status: number;
+            /**
+             * @description The request's id, as in its X-Request-Id header: quote it when you ask for support.
+             * @example f3b2c1de-8a4f-4c36-9a51-2d7e0c9b6a10
+             */
+            requestId?: string;
         };
         /** @description An animal to add to the store. */
         NewPet: {
@@ -174,11 +179,7 @@ export interface components {
              * @example 3
              */
             categoryId: number;
-            /**
-             * @description Availability status.
-             * @default available
-             */
-            status: components["schemas"]["PetStatus"];
+            status?: components["schemas"]["NewPetStatus"];
         };
         /** @enum {string} */
         OrderStatus: "placed" | "approved" | "delivered";
@@ -225,22 +226,14 @@ export interface components {
              * @example 1
              */
             quantity: number;
-            /**
-             * @description Where the order stands.
-             * @default placed
-             */
-            status: components["schemas"]["OrderStatus"];
+            status?: components["schemas"]["NewOrderStatus"];
             /**
              * Format: date-time
              * @description When the order ships: an RFC 3339 date-time, answered in UTC.
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
-            /**
-             * @description Whether the order is complete.
-             * @default false
-             */
-            complete: boolean;
+            complete?: components["schemas"]["NewOrderComplete"];
         };
         /** @description How many animals have each status; every status is always present. */
         Inventory: {
@@ -260,6 +253,21 @@ export interface components {
              */
             sold: number;
         };
+        /**
+         * @description Availability status.
+         * @default available
+         */
+        NewPetStatus: components["schemas"]["PetStatus"];
+        /**
+         * @description Where the order stands.
+         * @default placed
+         */
+        NewOrderStatus: components["schemas"]["OrderStatus"];
+        /**
+         * @description Whether the order is complete.
+         * @default false
+         */
+        NewOrderComplete: boolean;
     };
     responses: never;
     parameters: never;
@@ -398,7 +406,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -802,7 +810,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -1,0 +1,32 @@
+// The package's one entry point: what an integrator imports from '@petstore/client'.
+export { DEFAULT_BASE_URL, PetStore, type PetStoreOptions } from './client.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  type ErrorCode,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  PetStoreError,
+  RateLimitError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnprocessableEntityError,
+} from './errors.js';
+export { Page, PagePromise } from './pagination.js';
+export type {
+  CreateOptions,
+  Inventory,
+  ListOrdersQuery,
+  ListPetsQuery,
+  NewOrder,
+  NewPet,
+  Order,
+  OrderStatus,
+  Pet,
+  PetStatus,
+} from './resources.js';
+export type { Fetch, FetchInit, FetchResponse } from './transport.js';
+export type { components, operations, paths } from './openapi.js';
