@@ -8,10 +8,9 @@
  * - the raw baseline (bench/baseline.ts): node:http and mysql2, the machine's physical limit,
  *   printed beside as a ratio.
  * listPets (limit 20, with and without a status filter), createPet and getPet, on all three
- * alternately, round by round, with the same load: wrk when it is installed (one thread, so the
- * servers keep the CPU), autocannon otherwise. Prints requests per second, p50 and p99, the
- * service's peak resident memory and every ratio against its target; writes the figures to
- * bench/results/latest.json.
+ * alternately, round by round, with the same load (bench/load.ts). Prints requests per second, p50
+ * and p99, the service's peak resident memory and every ratio against its target; writes the
+ * figures to bench/results/latest.json.
  *
  * --scale also seeds 1,000,000 pets and compares listPets with a status filter, and a page deep
  * in the cursor chain, against the same at 10,000 pets; it prints MySQL's query plans.
@@ -24,67 +23,28 @@
  *
  * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon).
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../src/auth/api-key-secret.js';
+import { alternate, CONNECTIONS, type Figures, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
 import { freePort } from '../test/e2e/support/free-port.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const SEED = 10_000;
 const SCALE = 1_000_000;
 const TARGETS = { floorThroughputRatio: 0.7, floorP99Ratio: 2, peakRssMb: 200, scaleRatio: 1.2 };
 const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
-const WRK = process.env.BENCH_LOAD !== 'autocannon' && hasWrk();
-
-interface Figures {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  meanMs: number;
-  non2xx: number;
-  errors: number;
-}
 
 interface Target {
   name: 'service' | 'floor' | 'baseline';
   base: string;
   process: ChildProcess;
-}
-
-interface Scenario {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  /** Appends a random seeded pet's id to the path on every request. */
-  randomId?: boolean;
-  body?: string;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-const randomId = () => 1 + Math.floor(Math.random() * SEED);
-
-function hasWrk(): boolean {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (error) {
-    // wrk --version prints its version and exits 1.
-    return (error as { status?: number }).status === 1;
-  }
 }
 
 function start(command: string[], env: Record<string, string>): ChildProcess {
@@ -115,95 +75,6 @@ function memory(pid: number): { rssMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { rssMb: round(kb('VmRSS') / 1024, 1), peakRssMb: round(kb('VmHWM') / 1024, 1) };
-}
-
-async function load(target: Target, scenario: Scenario, key: string, seconds: number): Promise<Figures> {
-  return WRK ? loadWithWrk(target, scenario, key, seconds) : loadWithAutocannon(target, scenario, key, seconds);
-}
-
-async function loadWithAutocannon(target: Target, scenario: Scenario, key: string, seconds: number): Promise<Figures> {
-  const result = await autocannon({
-    url: target.base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: scenario.method,
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        setupRequest: (request) => ({
-          ...request,
-          path: scenario.randomId ? `${scenario.path}${randomId()}` : scenario.path,
-          body: scenario.body,
-        }),
-      },
-    ],
-  });
-  return {
-    requestsPerSecond: round(result.requests.average, 0),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    meanMs: round(result.latency.mean),
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
-
-let wrkScripts: string | undefined;
-
-/** wrk with one thread; a Lua script sets the request and prints the figures as JSON when done. */
-async function loadWithWrk(target: Target, scenario: Scenario, key: string, seconds: number): Promise<Figures> {
-  wrkScripts ??= await mkdtemp(path.join(os.tmpdir(), 'petstore-bench-'));
-  const script = path.join(wrkScripts, `${scenario.name.replace(/\W+/g, '-')}.lua`);
-  const pathExpression = scenario.randomId ? `${JSON.stringify(scenario.path)} .. math.random(1, ${SEED})` : JSON.stringify(scenario.path);
-  await writeFile(
-    script,
-    [
-      `wrk.method = "${scenario.method}"`,
-      `wrk.headers["Authorization"] = "Bearer ${key}"`,
-      `wrk.headers["Content-Type"] = "application/json"`,
-      ...(scenario.body ? [`wrk.body = ${JSON.stringify(scenario.body)}`] : []),
-      `request = function() return wrk.format(nil, ${pathExpression}) end`,
-      'done = function(summary, latency)',
-      '  local e = summary.errors',
-      '  io.write(string.format(\'\\n{"requests":%d,"duration":%d,"p50":%d,"p99":%d,"mean":%f,"non2xx":%d,"errors":%d}\\n\',',
-      '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.mean,',
-      '    e.status, e.connect + e.read + e.write + e.timeout))',
-      'end',
-      '',
-    ].join('\n'),
-  );
-  const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', script, target.base]);
-  const figures = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, number>;
-  return {
-    requestsPerSecond: round(figures.requests / (figures.duration / 1e6), 0),
-    p50Ms: round(figures.p50 / 1000),
-    p99Ms: round(figures.p99 / 1000),
-    meanMs: round(figures.mean / 1000),
-    non2xx: figures.non2xx,
-    errors: figures.errors,
-  };
-}
-
-/** One scenario on each target: a warm-up, then ROUNDS rounds in alternating order; medians per target. */
-async function alternate(targets: Target[], scenario: Scenario, key: string): Promise<Record<string, Figures>> {
-  for (const target of targets) await load(target, scenario, key, 2);
-  const runs: Record<string, Figures[]> = Object.fromEntries(targets.map((target) => [target.name, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const target of r % 2 ? [...targets].reverse() : targets) runs[target.name].push(await load(target, scenario, key, SECONDS));
-  }
-  return Object.fromEntries(
-    Object.entries(runs).map(([name, figures]) => [
-      name,
-      {
-        requestsPerSecond: median(figures.map((f) => f.requestsPerSecond)),
-        p50Ms: median(figures.map((f) => f.p50Ms)),
-        p99Ms: median(figures.map((f) => f.p99Ms)),
-        meanMs: median(figures.map((f) => f.meanMs)),
-        non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
-        errors: figures.reduce((sum, f) => sum + f.errors, 0),
-      },
-    ]),
-  );
 }
 
 async function seed(pool: mysql.Pool, from: number, to: number): Promise<void> {

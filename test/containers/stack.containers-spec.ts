@@ -11,12 +11,11 @@
  * written to .test-logs/containers.json.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { hashApiKey } from '../../src/auth/api-key-secret.js';
 import { freePort } from '../e2e/support/free-port.js';
 import { rawExchange } from '../e2e/support/raw-http.js';
-import { ComposeStack, docker, peakMemory, sleep, Traffic } from './support/compose-stack.js';
+import { ComposeStack, docker, peakMemory, reportFigures, sleep, Traffic } from './support/compose-stack.js';
 
 const MEMORY_LIMIT_MB = 256;
 /** nginx asks Docker's DNS for the replicas again after this long (deploy/nginx.conf). */
@@ -82,9 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.down();
-  await mkdir('.test-logs', { recursive: true });
-  await writeFile('.test-logs/containers.json', `${JSON.stringify(figures, null, 2)}\n`);
-  process.stdout.write(`\ncontainers: figures of this run\n${JSON.stringify(figures, null, 2)}\n`);
+  await reportFigures('containers', figures);
 }, 180_000);
 
 describe('the compose stack, through nginx', () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -196,3 +196,10 @@ export class Traffic {
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Writes a run's figures to .test-logs/NAME.json and prints them after Jest's report. */
+export async function reportFigures(name: string, figures: Record<string, unknown>): Promise<void> {
+  await mkdir('.test-logs', { recursive: true });
+  await writeFile(`.test-logs/${name}.json`, `${JSON.stringify(figures, null, 2)}\n`);
+  process.stdout.write(`\n${name}: figures of this run\n${JSON.stringify(figures, null, 2)}\n`);
+}
