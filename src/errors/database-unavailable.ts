@@ -22,6 +22,12 @@ const UNAVAILABLE_CODES = new Set([
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
+  // A Galera node outside a primary component (quorum lost): WSREP_NOT_READY, errno 1047; and a
+  // commit it could not replicate as it lost its quorum (1180, rolled back: nothing was applied).
+  'ER_UNKNOWN_COM_ERROR',
+  'ER_ERROR_DURING_COMMIT',
+  // A write conflict that kept recurring after retries (write-conflicts.ts): answered "retry".
+  'ER_LOCK_DEADLOCK',
   POOL_ACQUIRE_TIMEOUT,
   'SQLITE_BUSY',
 ]);

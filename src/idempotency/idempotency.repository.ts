@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
+import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { ANSWER_DEADLINE_MS } from '../server/edge.js';
 import { IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
 import type { IdempotencyRecord } from './idempotency-record.entity.js';
@@ -116,19 +117,23 @@ export class IdempotencyRepository {
    * better-sqlite3 runs synchronously, so no other request's can interleave.)
    */
   async createOnce<T>(request: IdempotentRequest | undefined, create: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (!request) return create(this.dataSource.manager);
-    const outcome = await this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint);
+    // Each step, a statement or a transaction, is run again when it lost a write conflict (a Galera
+    // cluster's certification failure): it was rolled back whole.
+    if (!request) return retryingWriteConflicts(() => create(this.dataSource.manager));
+    const outcome = await retryingWriteConflicts(() => this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint));
     if (outcome.kind === 'replay') {
       request.replayed = true;
       // What this same request created and answered before.
       return outcome.body as T;
     }
     const claim = (request.claim = outcome.claim);
-    return this.dataSource.transaction(async (transaction) => {
-      const created = await create(transaction);
-      await claim.complete(transaction, CREATED_STATUS, created);
-      return created;
-    });
+    return retryingWriteConflicts(() =>
+      this.dataSource.transaction(async (transaction) => {
+        const created = await create(transaction);
+        await claim.complete(transaction, CREATED_STATUS, created);
+        return created;
+      }),
+    );
   }
 
   async purgeExpired(): Promise<number> {
