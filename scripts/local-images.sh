@@ -117,4 +117,7 @@ ensure_image node "$NODE_IMAGE"
 ensure_image mariadb "$MYSQL_IMAGE"
 ensure_image redis "$REDIS_IMAGE"
 ensure_image nginx "$NGINX_IMAGE"
-say "ready: $NODE_IMAGE $MYSQL_IMAGE $REDIS_IMAGE $NGINX_IMAGE"
+# The Galera nodes (docker-compose.cluster.yml) run the same MariaDB stand-in, which carries Galera.
+ensure_image mariadb "$GALERA_IMAGE"
+ensure_image haproxy "$HAPROXY_IMAGE"
+say "ready: $NODE_IMAGE $MYSQL_IMAGE $REDIS_IMAGE $NGINX_IMAGE $GALERA_IMAGE $HAPROXY_IMAGE"

@@ -7,7 +7,10 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** One run of docker-compose.yml under a project name of its own, reached only through nginx's port on 127.0.0.1. */
+/**
+ * One run of docker-compose.yml (with `files` on top of it, such as docker-compose.cluster.yml)
+ * under a project name of its own, reached only through nginx's port on 127.0.0.1.
+ */
 export class ComposeStack {
   readonly project = `petstore-ct-${process.pid}-${randomBytes(3).toString('hex')}`;
   /** The service's image, tagged for these tests (built again on each run; layers are cached). */
@@ -15,7 +18,10 @@ export class ComposeStack {
   readonly apiKeys = Array.from({ length: 4 }, () => `ct_${randomBytes(24).toString('hex')}`);
   private envFile = '';
 
-  constructor(readonly port: number) {}
+  constructor(
+    readonly port: number,
+    private readonly files: readonly string[] = [],
+  ) {}
 
   get base(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -46,7 +52,15 @@ export class ComposeStack {
   async compose(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<string> {
     const { stdout } = await run(
       'docker',
-      ['compose', '-p', this.project, '--env-file', this.envFile, '-f', resolve('docker-compose.yml'), ...args],
+      [
+        'compose',
+        '-p',
+        this.project,
+        '--env-file',
+        this.envFile,
+        ...['docker-compose.yml', ...this.files].flatMap((file) => ['-f', resolve(file)]),
+        ...args,
+      ],
       {
         env: { ...process.env, ...options.env },
         timeout: options.timeoutMs ?? 300_000,

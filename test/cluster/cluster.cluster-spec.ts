@@ -1,0 +1,349 @@
+/**
+ * The stack on a three-node Galera cluster (docker-compose.yml with docker-compose.cluster.yml),
+ * checked from outside through nginx's port on 127.0.0.1, and the faults it is built for: the node
+ * taking the writes killed under keyed creates, twice, each coming back and catching up; then two
+ * nodes of three gone at once. Whatever happens, `docker compose down -v` removes what the run made.
+ * The figures are printed at the end and written to .test-logs/cluster.json.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { ComposeStack, docker, reportFigures, sleep } from '../containers/support/compose-stack.js';
+import { freePort } from '../e2e/support/free-port.js';
+
+const NODES = ['db1', 'db2', 'db3'] as const;
+type Node = (typeof NODES)[number];
+/**
+ * How long after a node dies 503s may still come: the others leave it out of the cluster (3 s of
+ * silence, deploy/galera/node.sh), HAProxy's checks (2 × 1 s), and the pool's reconnects.
+ */
+const FAILOVER_WINDOW_MS = 8_000;
+/**
+ * A create whose request died with the node holds its Idempotency-Key until the claim is taken as
+ * abandoned (ABANDONED_AFTER_MS, 7 s): its retries meanwhile are told 409 IDEMPOTENCY_KEY_IN_USE,
+ * the contract's answer for a key still in flight.
+ */
+const KEY_HELD_WINDOW_MS = FAILOVER_WINDOW_MS + 7_000;
+
+const figures: Record<string, unknown> = {};
+const rootPassword = randomBytes(16).toString('hex');
+let stack: ComposeStack;
+let key: string;
+
+/** A statement run on one node as root, its rows as tab-separated text. */
+async function sql(node: Node, statement: string): Promise<string> {
+  return stack.compose([
+    'exec',
+    '-T',
+    node,
+    'mariadb',
+    '--user=root',
+    `--password=${rootPassword}`,
+    '--batch',
+    '--skip-column-names',
+    `--execute=${statement}`,
+  ]);
+}
+
+/** The node HAProxy sends the service's connections to now (asked through the proxy, from a healthy node). */
+async function writer(): Promise<Node> {
+  for (const node of NODES) {
+    const name = await stack
+      .compose([
+        'exec',
+        '-T',
+        node,
+        'mariadb',
+        '--host=proxy',
+        '--user=root',
+        `--password=${rootPassword}`,
+        '--batch',
+        '--skip-column-names',
+        '--execute=SELECT @@wsrep_node_name',
+      ])
+      .catch(() => '');
+    if (NODES.includes(name.trim() as Node)) return name.trim() as Node;
+  }
+  throw new Error('no node answers through the proxy');
+}
+
+async function container(node: Node): Promise<string> {
+  return (await stack.containers(node))[0] ?? (await stack.compose(['ps', '--all', '-q', node])).trim();
+}
+
+/** Waits until every node is synced with a primary component of three (or fails after `ms`). */
+async function clusterWhole(ms = 240_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const states = await Promise.all(
+      NODES.map((node) =>
+        sql(
+          node,
+          "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_cluster_size','wsrep_cluster_status','wsrep_local_state_comment')",
+        ).catch(() => ''),
+      ),
+    );
+    if (states.every((state) => /wsrep_cluster_size\t3/.test(state) && /Primary/.test(state) && /Synced/.test(state)))
+      return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`the cluster is not whole after ${ms} ms:\n${states.join('\n')}`);
+    await sleep(1_000);
+  }
+}
+
+/** What each node holds of the pets: how many, and a checksum of them. */
+async function contentOfEachNode(): Promise<Record<Node, string>> {
+  const rows = await Promise.all(
+    NODES.map((node) => sql(node, "SELECT COUNT(*), COALESCE(SUM(CRC32(CONCAT(id, ':', name))), 0) FROM petstore.pets")),
+  );
+  return Object.fromEntries(NODES.map((node, i) => [node, rows[i].trim()])) as Record<Node, string>;
+}
+
+interface Attempt {
+  readonly status: number;
+  readonly code?: string;
+  readonly at: number;
+  readonly ms: number;
+}
+
+interface KeyedCreate {
+  readonly name: string;
+  readonly attempts: Attempt[];
+  acknowledged?: { id: number };
+}
+
+/**
+ * Keyed creates through nginx from `workers` connections until stopped: each create is retried
+ * with its Idempotency-Key, as an integrator's client would, until it is acknowledged (201) or
+ * 60 attempts have failed. Bounded: each worker pauses 20 ms between creates.
+ */
+class KeyedCreates {
+  readonly creates: KeyedCreate[] = [];
+  private running = true;
+  private readonly loops: Promise<void>[];
+
+  constructor(workers: number, prefix: string) {
+    let n = 0;
+    this.loops = Array.from({ length: workers }, async () => {
+      while (this.running) {
+        const create: KeyedCreate = { name: `${prefix}-${n++}`, attempts: [] };
+        this.creates.push(create);
+        for (let attempt = 0; attempt < 60 && !create.acknowledged; attempt++) {
+          const started = Date.now();
+          const outcome = await fetch(`${stack.base}/v1/pets`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': create.name },
+            body: JSON.stringify({ name: create.name, categoryId: 1 }),
+            signal: AbortSignal.timeout(15_000),
+          })
+            .then(async (response) => ({ status: response.status, body: (await response.json()) as { id?: number; code?: string } }))
+            .catch(() => ({ status: 0, body: {} as { id?: number; code?: string } }));
+          create.attempts.push({ status: outcome.status, code: outcome.body.code, at: started, ms: Date.now() - started });
+          if (outcome.status === 201) create.acknowledged = { id: outcome.body.id! };
+          else await sleep(250);
+        }
+        await sleep(20);
+      }
+    });
+  }
+
+  async stop(): Promise<KeyedCreate[]> {
+    this.running = false;
+    await Promise.all(this.loops);
+    return this.creates;
+  }
+}
+
+/** Every pet the API lists, page by page. */
+async function allPets(): Promise<{ id: number; name: string }[]> {
+  const pets: { id: number; name: string }[] = [];
+  for (let url: string | undefined = `${stack.base}/v1/pets?limit=100`; url;) {
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    pets.push(...((await response.json()) as { id: number; name: string }[]));
+    url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+  }
+  return pets;
+}
+
+beforeAll(async () => {
+  stack = new ComposeStack(await freePort(), ['docker-compose.cluster.yml']);
+  key = stack.apiKeys[0];
+  await stack.prepare({ RATE_LIMIT_PER_MINUTE: '1000000', MYSQL_ROOT_PASSWORD: rootPassword });
+  await stack.compose(['build', 'api'], { timeoutMs: 900_000 });
+  const started = Date.now();
+  await stack.compose(['up', '--detach', '--wait', '--no-build'], { timeoutMs: 900_000 });
+  figures.upToHealthySeconds = Math.round((Date.now() - started) / 100) / 10;
+}, 1_200_000);
+
+afterAll(async () => {
+  await stack?.down();
+  await reportFigures('cluster', figures);
+}, 180_000);
+
+describe('the stack on a three-node Galera cluster', () => {
+  test('three nodes synced in one primary component; every table InnoDB with a primary key', async () => {
+    await clusterWhole();
+    const tables = await sql(
+      'db1',
+      `SELECT t.TABLE_NAME, t.ENGINE, COUNT(k.CONSTRAINT_NAME) FROM information_schema.TABLES t
+       LEFT JOIN information_schema.TABLE_CONSTRAINTS k ON k.TABLE_SCHEMA = t.TABLE_SCHEMA AND k.TABLE_NAME = t.TABLE_NAME AND k.CONSTRAINT_TYPE = 'PRIMARY KEY'
+       WHERE t.TABLE_SCHEMA = 'petstore' GROUP BY t.TABLE_NAME, t.ENGINE ORDER BY t.TABLE_NAME`,
+    );
+    const rows = tables
+      .trim()
+      .split('\n')
+      .map((row) => row.split('\t'));
+    expect(rows.map(([table]) => table)).toEqual(['api_keys', 'idempotency_records', 'migrations', 'orders', 'pets']);
+    for (const [table, engine, primaryKeys] of rows)
+      expect({ table, engine, primaryKeys }).toEqual({ table, engine: 'InnoDB', primaryKeys: '1' });
+  });
+
+  test('a pet created through one api replica is read at once through the others', async () => {
+    let misses = 0;
+    for (let i = 0; i < 40; i++) {
+      const created = await fetch(`${stack.base}/v1/pets`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `read-your-write-${i}`, categoryId: 1 }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: number };
+      // nginx sends the next request to the next replica.
+      const read = await fetch(`${stack.base}/v1/pets/${id}`, { headers: { Authorization: `Bearer ${key}` } });
+      if (read.status !== 200) misses++;
+    }
+    expect(misses).toBe(0);
+  });
+});
+
+describe.each([1, 2])('the node taking the writes killed under keyed creates (round %i)', (round) => {
+  test('every create acknowledged is stored once, none lost; no 500; 503s only just after the kill; the node rejoins with the same rows', async () => {
+    await clusterWhole();
+    const victim = await writer();
+    const traffic = new KeyedCreates(6, `kill-${round}`);
+    await sleep(3_000);
+    const killedAt = Date.now();
+    await docker(['kill', await container(victim)]);
+    await sleep(12_000);
+    const creates = await traffic.stop();
+    const newWriter = await writer();
+
+    const attempts = creates.flatMap((create) => create.attempts);
+    const keyHeld = attempts.filter((attempt) => attempt.status === 409 && attempt.code === 'IDEMPOTENCY_KEY_IN_USE');
+    const failed = attempts.filter((attempt) => attempt.status !== 201 && !keyHeld.includes(attempt));
+    const lastEnd = (some: Attempt[]) => Math.max(killedAt, ...some.map((attempt) => attempt.at + attempt.ms));
+    const lastFailure = lastEnd(failed);
+    const stored = (await allPets()).filter((pet) => pet.name.startsWith(`kill-${round}-`));
+    const acknowledged = creates.filter((create) => create.acknowledged);
+
+    // Started again, it catches up (IST or SST) and holds what the others hold.
+    const restartedAt = Date.now();
+    await docker(['start', await container(victim)]);
+    const rejoinedMs = await clusterWhole();
+    const content = await contentOfEachNode();
+
+    figures[`killedWriter${round}`] = {
+      killed: victim,
+      writerAfter: newWriter,
+      creates: creates.length,
+      acknowledged: acknowledged.length,
+      attempts: attempts.length,
+      answers: Object.fromEntries(
+        [...new Set(attempts.map((a) => a.status))].map((s) => [s, attempts.filter((a) => a.status === s).length]),
+      ),
+      lastUnavailableSecondsAfterKill: Math.round((lastFailure - killedAt) / 100) / 10,
+      lastKeyHeldSecondsAfterKill: Math.round((lastEnd(keyHeld) - killedAt) / 100) / 10,
+      slowestAttemptMs: Math.max(...attempts.map((a) => a.ms)),
+      rejoinedSecondsAfterStart: Math.round((Date.now() - restartedAt) / 100) / 10,
+      rejoinWaitMs: rejoinedMs,
+      rowsOnEachNode: content,
+    };
+
+    expect(newWriter).not.toBe(victim);
+    expect(acknowledged.length).toBeGreaterThan(50);
+    // Every create ended acknowledged (its retries carried the same key): none gave up.
+    expect(creates.filter((create) => !create.acknowledged).map((create) => create.name)).toEqual([]);
+    // Stored once each: the acknowledged id, and no second row for a retried create.
+    expect(stored.map((pet) => pet.name).sort()).toEqual(acknowledged.map((create) => create.name).sort());
+    for (const create of acknowledged) expect(stored.find((pet) => pet.name === create.name)?.id).toBe(create.acknowledged!.id);
+    // No 500, and nothing but 503 in the Error shape (or, while nginx lost a replica's answer, no answer).
+    expect(failed.filter((attempt) => ![503, 0].includes(attempt.status))).toEqual([]);
+    expect(failed.filter((attempt) => attempt.status === 503 && attempt.code !== 'SERVICE_UNAVAILABLE')).toEqual([]);
+    expect(lastFailure - killedAt).toBeLessThan(FAILOVER_WINDOW_MS);
+    expect(lastEnd(keyHeld) - killedAt).toBeLessThan(KEY_HELD_WINDOW_MS);
+    expect(new Set(Object.values(content)).size).toBe(1);
+  }, 480_000);
+});
+
+describe('two nodes of three gone', () => {
+  test('the service answers within 5 s, 503 once the survivor knows it is alone, readiness says so, and it heals when they return', async () => {
+    await clusterWhole();
+    const keep = await writer();
+    const gone = NODES.filter((node) => node !== keep);
+    await Promise.all(gone.map(async (node) => docker(['kill', await container(node)])));
+    const killedAt = Date.now();
+
+    // A read, a keyed create and readiness, again and again for 20 s, each given 15 s to answer.
+    const answers: { what: string; at: number; ms: number; status: number; code?: string }[] = [];
+    const created: string[] = [];
+    for (let round = 0; Date.now() - killedAt < 20_000; round++) {
+      const name = `without-quorum-${round}`;
+      const probes = [
+        { what: 'list', path: '/v1/pets', init: {} },
+        { what: 'create', path: '/v1/pets', init: { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) } },
+        { what: 'ready', path: '/health/ready', init: {} },
+      ];
+      for (const probe of probes) {
+        const at = Date.now();
+        const answer = await fetch(`${stack.base}${probe.path}`, {
+          ...probe.init,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': name },
+          signal: AbortSignal.timeout(15_000),
+        })
+          .then(async (response) => ({ status: response.status, body: (await response.json()) as { code?: string } }))
+          .catch(() => ({ status: 0, body: {} as { code?: string } }));
+        answers.push({ what: probe.what, at: at - killedAt, ms: Date.now() - at, status: answer.status, code: answer.body.code });
+        if (probe.what === 'create' && answer.status === 201) created.push(name);
+      }
+      await sleep(250);
+    }
+    // From the first moment every answer is a refusal.
+    const lastServed = Math.max(0, ...answers.filter((a) => a.status !== 503).map((a) => a.at + a.ms));
+    const refusals = answers.filter((a) => a.status === 503);
+
+    const restartedAt = Date.now();
+    for (const node of gone) await docker(['start', await container(node)]);
+    await clusterWhole();
+    const healedMs = Date.now() - restartedAt;
+    const after = await fetch(`${stack.base}/v1/pets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'quorum back', categoryId: 1 }),
+    });
+    const stored = (await allPets()).map((pet) => pet.name);
+    figures.quorumLost = {
+      kept: keep,
+      answers: answers.length,
+      statuses: Object.fromEntries(
+        [...new Set(answers.map((a) => a.status))].map((s) => [s, answers.filter((a) => a.status === s).length]),
+      ),
+      slowestAnswerMs: Math.max(...answers.map((a) => a.ms)),
+      refusingFromSecondsAfterKill: lastServed / 1000,
+      acknowledgedCreates: created.length,
+      healedSecondsAfterStart: healedMs / 1000,
+    };
+
+    // Never a 500 or a hang: each answer within 5 s, served (the survivor does not know yet) or 503.
+    expect(answers.filter((a) => a.ms >= 5_000)).toEqual([]);
+    expect(answers.filter((a) => ![200, 201, 503].includes(a.status))).toEqual([]);
+    expect(refusals.filter((a) => a.code !== 'SERVICE_UNAVAILABLE')).toEqual([]);
+    // Refusing everything, readiness included, within 5 s of the loss, and until the nodes return.
+    expect(lastServed).toBeLessThan(5_000);
+    expect(answers.filter((a) => a.what === 'ready' && a.at > 5_000).map((a) => a.status)).toEqual(
+      answers.filter((a) => a.what === 'ready' && a.at > 5_000).map(() => 503),
+    );
+    // A create acknowledged before the survivor knew is kept.
+    for (const name of created) expect(stored).toContain(name);
+    expect(after.status).toBe(201);
+    expect(new Set(Object.values(await contentOfEachNode())).size).toBe(1);
+  }, 600_000);
+});
