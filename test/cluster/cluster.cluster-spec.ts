@@ -153,16 +153,7 @@ class KeyedCreates {
 }
 
 /** Every pet the API lists, page by page. */
-async function allPets(): Promise<{ id: number; name: string }[]> {
-  const pets: { id: number; name: string }[] = [];
-  for (let url: string | undefined = `${stack.base}/v1/pets?limit=100`; url;) {
-    const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
-    expect(response.status).toBe(200);
-    pets.push(...((await response.json()) as { id: number; name: string }[]));
-    url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-  }
-  return pets;
-}
+const allPets = () => stack.allPets(key);
 
 beforeAll(async () => {
   stack = new ComposeStack(await freePort(), ['docker-compose.cluster.yml']);

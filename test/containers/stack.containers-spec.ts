@@ -46,17 +46,7 @@ async function createPet(name: string, idempotencyKey?: string): Promise<Respons
 }
 
 /** Every pet, page by page through the Link headers. */
-async function allPets(limit = 100): Promise<{ id: number; name: string }[]> {
-  const pets: { id: number; name: string }[] = [];
-  let next: string | undefined = `/v1/pets?limit=${limit}`;
-  while (next) {
-    const response = await call(next);
-    expect(response.status).toBe(200);
-    pets.push(...((await response.json()) as { id: number; name: string }[]));
-    next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-  }
-  return pets;
-}
+const allPets = (limit?: number) => stack.allPets(key, limit);
 
 async function apiStartTimes(): Promise<string[]> {
   const ids = await stack.containers('api');

@@ -27,6 +27,18 @@ export class ComposeStack {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Every pet the API lists through nginx, `limit` a page, following the Link headers; a page that is not 200 throws. */
+  async allPets(apiKey: string, limit = 100): Promise<{ id: number; name: string }[]> {
+    const pets: { id: number; name: string }[] = [];
+    for (let url: string | undefined = `${this.base}/v1/pets?limit=${limit}`; url;) {
+      const response = await fetch(url, { headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(30_000) });
+      if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}, not 200`);
+      pets.push(...((await response.json()) as { id: number; name: string }[]));
+      url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+    }
+    return pets;
+  }
+
   /** Writes the stack's secrets to an env file of the run's own: nothing in the repository, nothing in .env. */
   async prepare(variables: Record<string, string>): Promise<void> {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-ct-'));
