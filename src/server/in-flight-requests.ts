@@ -21,7 +21,10 @@ export class InFlightRequests implements BeforeApplicationShutdown {
 
   /** Takes a new request's response, or gives the error to answer it with when the service is stopping. */
   admit(response: Response): ApiException | undefined {
-    if (this.stopping) return new ServiceStoppingException();
+    if (this.stopping) {
+      response.locals.refusedWhileStopping = true;
+      return new ServiceStoppingException();
+    }
     this.responses.add(response);
     return undefined;
   }
@@ -35,4 +38,9 @@ export class InFlightRequests implements BeforeApplicationShutdown {
     this.stopping = true;
     for (const response of this.responses) if (!response.headersSent) response.setHeader('Connection', 'close');
   }
+}
+
+/** A 503 answered because the instance was stopping: expected in every deploy, so logged at warn. */
+export function isRefusedWhileStopping(response: Response): boolean {
+  return response.locals.refusedWhileStopping === true;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { isDatabaseUnavailableAnswer } from '../errors/database-unavailable.js';
 import type { FinishedRequest } from './edge.js';
+import { isRefusedWhileStopping } from './in-flight-requests.js';
 import { routeOf } from './route-table.js';
 import { redactUrl } from '../logging/redact-url.js';
 
@@ -8,9 +9,10 @@ import { redactUrl } from '../logging/redact-url.js';
  * One line per finished request: request id, method, URL, route pattern, status, duration in ms
  * and the API key's id (not secret) when one was accepted; `error` level for a 5xx or a broken
  * response stream (the exception filter has logged the cause of a 5xx), except a 503 of a database
- * outage, which the outage log reports as a whole (database-outage-log.ts), `warn` for a call of a
+ * outage, which the outage log reports as a whole (database-outage-log.ts); `warn` for a 503 of an
+ * instance that is stopping (expected in every deploy, nothing was done) and for a call of a
  * deprecated operation (its response says `Deprecation`), so operators can tell who must move
- * before the sunset, `aborted` when the client left before the answer was complete. Written here
+ * before the sunset; `aborted` when the client left before the answer was complete. Written here
  * rather than with pino-http, which builds two child loggers for every request.
  */
 export function requestLogLine(logger: Logger): (finished: FinishedRequest) => void {
@@ -28,7 +30,9 @@ export function requestLogLine(logger: Logger): (finished: FinishedRequest) => v
       ...(error ? { err: error } : {}),
     };
     const message = `${request.method} ${url} ${response.statusCode}`;
-    if (error || (response.statusCode >= 500 && !isDatabaseUnavailableAnswer(response))) logger.error(line, message);
+    const stopping = isRefusedWhileStopping(response);
+    if (error || (response.statusCode >= 500 && !stopping && !isDatabaseUnavailableAnswer(response))) logger.error(line, message);
+    else if (stopping) logger.warn(line, `${message} (instance stopping)`);
     else if (line.deprecated) logger.warn(line, `${message} (deprecated operation, key ${line.keyId ?? 'none'})`);
     else logger.info(line, message);
   };

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Request, Response } from 'express';
 import { createLogger } from '../../src/logging/logger.js';
+import { InFlightRequests } from '../../src/server/in-flight-requests.js';
 import { requestLogLine } from '../../src/server/request-log.js';
 
 /** Logs one finished request and returns the line written. */
-function logOne(response: { statusCode: number; writableFinished?: boolean }, error?: Error): Record<string, any> {
+function logOne(response: { statusCode: number; writableFinished?: boolean; locals?: object }, error?: Error): Record<string, any> {
   const lines: string[] = [];
   const logger = createLogger({ logLevel: 'info', logPretty: false }, { write: (line: string) => lines.push(line) });
   const request = {
@@ -47,6 +48,18 @@ describe('the request log line', () => {
     const line = logOne({ statusCode: 503 });
     expect(line).toMatchObject({ level: 50, res: { statusCode: 503 }, route: '/v1/pets', msg: expect.stringMatching(/ 503$/) });
     expect(line).not.toHaveProperty('err');
+  });
+
+  it('logs the 503 of an instance that is stopping at warn: expected in every deploy, nothing was done', () => {
+    const inFlight = new InFlightRequests();
+    inFlight.beforeApplicationShutdown();
+    const response = { statusCode: 503, locals: {}, setHeader: () => undefined };
+    expect(inFlight.admit(response as unknown as Response)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(logOne(response)).toMatchObject({
+      level: 40,
+      res: { statusCode: 503 },
+      msg: expect.stringMatching(/ 503 \(instance stopping\)$/),
+    });
   });
 
   it('keeps a real error of the response stream', () => {
