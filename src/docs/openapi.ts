@@ -215,10 +215,18 @@ const THIS_SERVER_FIRST = `(function () {
 
 /** Serves the document as JSON and YAML and Swagger UI, all without a key. */
 export function serveOpenApiDocument(app: NestExpressApplication, document: OpenAPIObject): void {
-  const script = `${API_PREFIX}/docs/this-server-first.js`;
+  const page = `${API_PREFIX}/docs`;
   const express: Express = app.getHttpAdapter().getInstance();
-  express.get(script, (_request, response) => void response.type('application/javascript').send(THIS_SERVER_FIRST));
-  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+  // The page's relative addresses (its assets, this-server-first.js) resolve under /docs/ only, so
+  // the address the start-up line and the README give is sent there; a relative Location keeps a
+  // proxy's path prefix (/petstore/v1/docs to /petstore/v1/docs/) and the query string.
+  express.get(page, (request, response, next) => {
+    if (request.path.endsWith('/')) return next();
+    const query = request.originalUrl.indexOf('?');
+    response.redirect(301, `docs/${query < 0 ? '' : request.originalUrl.slice(query)}`);
+  });
+  express.get(`${page}/this-server-first.js`, (_request, response) => void response.type('application/javascript').send(THIS_SERVER_FIRST));
+  SwaggerModule.setup(page, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
     customJs: './this-server-first.js',

@@ -43,8 +43,11 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(yaml.load(response.text)).toEqual(document);
   });
 
-  it('serves Swagger UI at /v1/docs without a key', async () => {
-    const page = await ctx.http().get('/v1/docs');
+  it('serves Swagger UI at /v1/docs/ without a key, and sends /v1/docs there, query kept, by a relative Location', async () => {
+    const redirect = await ctx.http().get('/v1/docs?deepLinking=true');
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.location).toBe('docs/?deepLinking=true');
+    const page = await ctx.http().get('/v1/docs/');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain('swagger-ui');
