@@ -53,6 +53,13 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   SERVICE_UNAVAILABLE: { status: 503, message: 'The database cannot be reached; retry shortly.' },
 };
 
+/** The codes each status carries, in the order of ERROR_CODES: the Error schema's `x-codes-by-status`. */
+export function errorCodesByStatus(): Record<string, ErrorCode[]> {
+  const byStatus: Record<string, ErrorCode[]> = {};
+  for (const [code, { status }] of Object.entries(EXAMPLES) as [ErrorCode, { status: number }][]) (byStatus[status] ??= []).push(code);
+  return byStatus;
+}
+
 /** The headers every response of a status carries, beside those the whole document adds (openapi.ts). */
 const HEADERS_BY_STATUS: Readonly<Record<number, HeadersObject>> = {
   401: {

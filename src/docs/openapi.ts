@@ -13,6 +13,7 @@ import { InsufficientScopeException } from '../auth/api-key.exceptions.js';
 import type { Scope } from '../auth/scopes.js';
 import { type AppConfig, DEFAULT_RATE_LIMIT_PER_MINUTE } from '../config/app-config.js';
 import { ownBaseUrl } from '../config/service-address.js';
+import { errorCodesByStatus } from './api-error-responses.decorator.js';
 
 export const API_PREFIX = '/v1';
 
@@ -20,7 +21,7 @@ export const API_PREFIX = '/v1';
  * The document's version: 1.0.0 was the interface's; each released additive change bumps the minor
  * (the path stays /v1), and contract/ keeps each release's document (CHANGELOG.md says what changed).
  */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 /**
  * Who publishes the API, as integrators look for it in `info` and `externalDocs`. The addresses are
@@ -67,7 +68,19 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   giveRequestDefaultsSchemasOfTheirOwn(document);
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
+  listErrorCodesByStatus(document);
   return document;
+}
+
+/**
+ * The Error schema says which codes each status carries (`x-codes-by-status`), so that a client can
+ * type an error of a status with its codes (the SDK's NotFoundError: PET_NOT_FOUND, ...).
+ */
+function listErrorCodesByStatus(document: OpenAPIObject): void {
+  const error = document.components?.schemas?.Error;
+  if (!error || '$ref' in error) throw new Error('the document has no Error schema');
+  error.description = `${error.description} \`x-codes-by-status\` lists the codes each HTTP status carries.`;
+  Object.assign(error, { 'x-codes-by-status': errorCodesByStatus() });
 }
 
 /** The headers the edge and the rate limit put on responses, declared once and referred to. */

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { SDK_ERROR_CODES_FILE, sdkErrorCodesModule } from '../../scripts/sdk-error-codes.js';
 import { freePort } from './support/free-port.js';
 import { ServiceProcess } from './support/service-process.js';
 import { AUTH, useApp } from './support/test-app.js';
@@ -40,6 +41,23 @@ describe('the committed document', () => {
     const out = join(directory, 'openapi.ts');
     await run(bin('openapi-typescript'), ['openapi.json', '--output', out]);
     expect(await readFile(out, 'utf8')).toBe(await readFile('clients/typescript/src/openapi.ts', 'utf8'));
+  });
+
+  it("has the SDK's codes by status that `npm run openapi` writes from it, every code of the document under its status", async () => {
+    const committed = JSON.parse(await readFile('openapi.json', 'utf8'));
+    expect(await readFile(SDK_ERROR_CODES_FILE, 'utf8')).toBe(sdkErrorCodesModule(committed));
+    const byStatus: Record<string, string[]> = committed.components.schemas.Error['x-codes-by-status'];
+    expect(Object.values(byStatus).flat().sort()).toEqual([...committed.components.schemas.Error.properties.code.enum].sort());
+    // Each operation's error examples stand under the status the list gives their code.
+    const operations = Object.values(committed.paths).flatMap((item: any) => Object.values(item)) as any[];
+    const examples = operations.flatMap((operation) =>
+      Object.entries(operation.responses).flatMap(([status, response]: [string, any]) =>
+        Object.keys(response.content?.['application/json']?.examples ?? {}).map((code) => ({ code, status })),
+      ),
+    );
+    expect(examples.length).toBeGreaterThan(20);
+    for (const { code, status } of examples)
+      expect({ code, status, listed: byStatus[status]?.includes(code) }).toEqual({ code, status, listed: true });
   });
 
   it('passes the Redocly linter with no error and no warning', async () => {

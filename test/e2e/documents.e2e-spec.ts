@@ -33,7 +33,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.body.openapi).toMatch(/^3\./);
-    expect(response.body.info.version).toBe('1.1.0');
+    expect(response.body.info.version).toBe('1.2.0');
   });
 
   it('is served as the same document in YAML at /v1/openapi.yaml without a key', async () => {

@@ -10,6 +10,7 @@ import { startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 const run = promisify(execFile);
+const manifest = JSON.parse(await readFile('clients/typescript/package.json', 'utf8')) as { version: string };
 const TSC = resolve('node_modules/typescript/bin/tsc');
 
 /** The tsconfig.json and the TypeScript program of the README's "Calling it from TypeScript", as they stand there. */
@@ -18,6 +19,53 @@ async function readmeProgram(): Promise<{ tsconfig: string; program: string }> {
   const section = readme.slice(readme.indexOf('## Calling it from TypeScript'));
   return { tsconfig: /```json\n([\s\S]*?)```/.exec(section)![1], program: /```ts\n([\s\S]*?)```/.exec(section)![1] };
 }
+
+/** Compiled under --strict against the installed package: `@ts-expect-error` fails the build where no error is. */
+const ERROR_NARROWING = `
+import {
+  ConnectionError, NotFoundError, PetStoreError, RateLimitError, ServiceUnavailableError, TimeoutError, type ErrorCode,
+} from '@petstore/client';
+
+export function narrow(error: unknown): void {
+  if (error instanceof NotFoundError) {
+    const status: 404 = error.status;
+    const code: 'PET_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ROUTE_NOT_FOUND' | undefined = error.code;
+    // @ts-expect-error a 404 never carries RATE_LIMITED
+    const other: 'RATE_LIMITED' | undefined = error.code;
+    console.log(status, code, other);
+  }
+  if (error instanceof RateLimitError) {
+    const status: 429 = error.status;
+    const code: 'RATE_LIMITED' | undefined = error.code;
+    console.log(status, code, error.retryAfter);
+  }
+  if (error instanceof ServiceUnavailableError) {
+    const status: 502 | 503 | 504 = error.status;
+    const code: 'SERVICE_UNAVAILABLE' | undefined = error.code;
+    // @ts-expect-error 502 | 503 | 504 is wider than 503
+    const only503: 503 = error.status;
+    console.log(status, code, only503);
+  }
+  if (error instanceof ConnectionError) {
+    const status: undefined = error.status;
+    // @ts-expect-error no answer came, so there is no status
+    const number: number = error.status;
+    console.log(status, number);
+  }
+  if (error instanceof TimeoutError) {
+    const status: undefined = error.status;
+    console.log(status);
+  }
+  if (error instanceof PetStoreError) {
+    // The base class keeps the wide types.
+    const status: number | undefined = error.status;
+    const code: ErrorCode | undefined = error.code;
+    // @ts-expect-error any status at all
+    const notFound: 404 = error.status;
+    console.log(status, code, notFound);
+  }
+}
+`;
 
 /**
  * The SDK as an integrator gets it, following the README: `npm pack` in clients/typescript, the
@@ -42,7 +90,7 @@ describe('the TypeScript SDK package', () => {
   it('packs, installs in an empty project with nothing else, compiles the README program under --strict, and runs it', async () => {
     await run('npm', ['pack', '--pack-destination', directory], { cwd: 'clients/typescript' });
     const [tarball] = (await readdir(directory)).filter((file) => file.endsWith('.tgz'));
-    expect(tarball).toBe('petstore-client-1.1.0.tgz');
+    expect(tarball).toBe(`petstore-client-${manifest.version}.tgz`);
 
     const project = join(directory, 'your-project');
     await run('mkdir', [project]);
@@ -66,5 +114,10 @@ describe('the TypeScript SDK package', () => {
     expect(stdout).toMatch(/^0 orders on the first page; more: false$/m);
     expect(stdout).toMatch(/^order \d+ is placed$/m);
     expect(stdout).toMatch(/^ORDER_NOT_FOUND: No order has id 987654321\. \(request [0-9a-f-]{36}\)$/m);
+
+    // Each error class narrows status and code: what compiles, and (@ts-expect-error) what must not.
+    await writeFile(join(project, 'narrowing.ts'), ERROR_NARROWING);
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files: ['narrowing.ts'] }));
+    await run(process.execPath, [TSC, '--strict', '--noEmit'], { cwd: project });
   }, 120_000);
 });

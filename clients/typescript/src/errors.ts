@@ -1,7 +1,13 @@
+import { ERROR_CODES_BY_STATUS } from './error-codes.js';
 import type { components } from './openapi.js';
 
 /** Every code the service answers errors with, as its document lists them. */
 export type ErrorCode = components['schemas']['Error']['code'];
+
+/** The codes an error answer of `status` carries, as the document lists them (none for a status it never answers). */
+export type ErrorCodeOf<Status extends number> = Status extends keyof typeof ERROR_CODES_BY_STATUS
+  ? (typeof ERROR_CODES_BY_STATUS)[Status][number]
+  : never;
 
 /** What an error answer said, when one came. */
 export interface ErrorDetails {
@@ -14,7 +20,9 @@ export interface ErrorDetails {
 
 /**
  * Every error this client throws. `status`, `code` and `requestId` are the service's (undefined when
- * no answer came); quote `requestId` to support. `retryAfter` is the seconds the service asked to
+ * no answer came); quote `requestId` to support. Each subclass types `status` as its own and `code`
+ * as the codes that status carries (undefined when the answer was not the service's Error, say a
+ * proxy's page), so `if (error instanceof NotFoundError)` narrows both. `retryAfter` is the seconds the service asked to
  * wait, when it said (429, 503, 409 while a create with the same Idempotency-Key runs).
  */
 export class PetStoreError extends Error {
@@ -36,51 +44,72 @@ export class PetStoreError extends Error {
 /** 400: the request is not valid (VALIDATION_FAILED and its kin); the message names what. */
 export class BadRequestError extends PetStoreError {
   override readonly name = 'BadRequestError';
+  declare readonly status: 400;
+  declare readonly code: ErrorCodeOf<400> | undefined;
 }
 
 /** 401: no API key, an unknown or revoked one (API_KEY_INVALID), or an expired one (API_KEY_EXPIRED). */
 export class AuthenticationError extends PetStoreError {
   override readonly name = 'AuthenticationError';
+  declare readonly status: 401;
+  declare readonly code: ErrorCodeOf<401> | undefined;
 }
 
 /** 403: the API key does not hold the scope the operation needs (INSUFFICIENT_SCOPE). */
 export class PermissionDeniedError extends PetStoreError {
   override readonly name = 'PermissionDeniedError';
+  declare readonly status: 403;
+  declare readonly code: ErrorCodeOf<403> | undefined;
 }
 
 /** 404: no such pet or order (PET_NOT_FOUND, ORDER_NOT_FOUND). */
 export class NotFoundError extends PetStoreError {
   override readonly name = 'NotFoundError';
+  declare readonly status: 404;
+  declare readonly code: ErrorCodeOf<404> | undefined;
 }
 
 /** 409: a create with the same Idempotency-Key is still being carried out (retried by the client). */
 export class ConflictError extends PetStoreError {
   override readonly name = 'ConflictError';
+  declare readonly status: 409;
+  declare readonly code: ErrorCodeOf<409> | undefined;
 }
 
 /** 422: the Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED). */
 export class UnprocessableEntityError extends PetStoreError {
   override readonly name = 'UnprocessableEntityError';
+  declare readonly status: 422;
+  declare readonly code: ErrorCodeOf<422> | undefined;
 }
 
 /** 429: over the API key's rate limit (retried by the client after Retry-After). */
 export class RateLimitError extends PetStoreError {
   override readonly name = 'RateLimitError';
+  declare readonly status: 429;
+  declare readonly code: ErrorCodeOf<429> | undefined;
 }
 
 /** 500: the service failed unexpectedly; requestId lets support find it. */
 export class InternalServerError extends PetStoreError {
   override readonly name = 'InternalServerError';
+  declare readonly status: 500;
+  declare readonly code: ErrorCodeOf<500> | undefined;
 }
 
 /** 503 (and a gateway's 502 or 504): the service or its database cannot answer now (retried by the client). */
 export class ServiceUnavailableError extends PetStoreError {
   override readonly name = 'ServiceUnavailableError';
+  declare readonly status: 502 | 503 | 504;
+  declare readonly code: ErrorCodeOf<502 | 503 | 504> | undefined;
 }
 
 /** No answer came: the connection failed or was cut. A create may have been carried out; the client retries it with its Idempotency-Key. */
 export class ConnectionError extends PetStoreError {
   override readonly name: string = 'ConnectionError';
+  declare readonly status: undefined;
+  declare readonly code: undefined;
+  declare readonly requestId: undefined;
 }
 
 /** No answer came within `timeoutMs`. */
@@ -113,11 +142,17 @@ export function errorOfAnswer(
   const retryAfter = retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
   const details: ErrorDetails = {
     status,
-    code: error.code,
+    code: isCodeOf(status, error.code) ? error.code : undefined,
     requestId: error.requestId ?? requestIdHeader ?? undefined,
     retryAfter,
   };
   const message = typeof error.message === 'string' ? error.message : `The service answered ${status}.`;
   const ErrorClass = BY_STATUS[status] ?? PetStoreError;
   return new ErrorClass(message, details);
+}
+
+/** Whether `code` is one the document lists for `status`: a code it does not (a proxy's body, a newer service's) is left out. */
+function isCodeOf(status: number, code: unknown): code is ErrorCode {
+  const codes: readonly string[] | undefined = ERROR_CODES_BY_STATUS[status as keyof typeof ERROR_CODES_BY_STATUS];
+  return codes !== undefined && codes.includes(code as string);
 }

@@ -6,6 +6,7 @@ export {
   ConflictError,
   ConnectionError,
   type ErrorCode,
+  type ErrorCodeOf,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,

@@ -141,7 +141,7 @@ export interface components {
             /** @description Availability status. */
             status: components["schemas"]["PetStatus"];
         };
-        /** @description Every error response, from every layer, has this shape. */
+        /** @description Every error response, from every layer, has this shape. `x-codes-by-status` lists the codes each HTTP status carries. */
         Error: {
             /**
              * @description Machine-readable error code.
