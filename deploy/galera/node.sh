@@ -7,8 +7,8 @@
 # A node bootstraps only when GALERA_BOOTSTRAP=true and its data folder is empty: the very first
 # start of the first node. Every later start joins (IST or SST from a peer), so a node killed and
 # started again rejoins instead of founding a second cluster. When every node is down at once, no
-# node bootstraps by itself: the operator names the one to (GALERA_NEW_CLUSTER; the README,
-# "Beyond one database").
+# node bootstraps by itself: the operator names the one to (GALERA_NEW_CLUSTER;
+# docs/DEPLOYING.md, "Beyond one database").
 set -euo pipefail
 
 # A file, not arguments: the SST credentials stay out of the process list.
@@ -44,7 +44,7 @@ if [ "${GALERA_BOOTSTRAP:-false}" = true ] && [ ! -d /var/lib/mysql/mysql ]; the
   echo "galera: ${GALERA_NODE_NAME}: an empty data folder, so this node starts the cluster"
   set -- --wsrep-new-cluster "$@"
 elif [ "${GALERA_NEW_CLUSTER:-}" = "${GALERA_NODE_NAME}" ]; then
-  # The operator's step after every node went down at once (README, "Beyond one database"): this
+  # The operator's step after every node went down at once (docs/DEPLOYING.md, "Beyond one database"): this
   # node, the one with the latest commit, starts the cluster again from its data.
   echo "galera: ${GALERA_NODE_NAME}: GALERA_NEW_CLUSTER names this node, so it starts the cluster again from its data"
   if [ -f /var/lib/mysql/grastate.dat ]; then sed -i 's/^safe_to_bootstrap: 0$/safe_to_bootstrap: 1/' /var/lib/mysql/grastate.dat; fi

@@ -13,10 +13,10 @@ const run = promisify(execFile);
 const manifest = JSON.parse(await readFile('clients/typescript/package.json', 'utf8')) as { version: string };
 const TSC = resolve('node_modules/typescript/bin/tsc');
 
-/** The tsconfig.json and the TypeScript program of the README's "Calling it from TypeScript", as they stand there. */
+/** The tsconfig.json and the TypeScript program of the README's "Call it from TypeScript", as they stand there. */
 async function readmeProgram(): Promise<{ tsconfig: string; program: string }> {
   const readme = await readFile('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('## Calling it from TypeScript'));
+  const section = readme.slice(readme.indexOf('## Call it from TypeScript'));
   return { tsconfig: /```json\n([\s\S]*?)```/.exec(section)![1], program: /```ts\n([\s\S]*?)```/.exec(section)![1] };
 }
 
