@@ -1,8 +1,8 @@
 /**
  * The stack on a three-node Galera cluster (docker-compose.yml with docker-compose.cluster.yml),
  * checked from outside through nginx's port on 127.0.0.1, and the faults it is built for: the node
- * taking the writes killed under keyed creates, twice, each coming back and catching up; then two
- * nodes of three gone at once. Whatever happens, `docker compose down -v` removes what the run made.
+ * taking the writes killed under keyed creates, twice, each coming back and catching up; the proxy
+ * holding the most of the service's connections killed likewise; then two nodes of three gone at once. Whatever happens, `docker compose down -v` removes what the run made.
  * The figures are printed at the end and written to .test-logs/cluster.json.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -17,6 +17,8 @@ type Node = (typeof NODES)[number];
  * silence, deploy/galera/node.sh), HAProxy's checks (2 × 1 s), and the pool's reconnects.
  */
 const FAILOVER_WINDOW_MS = 8_000;
+/** How long after a proxy dies 503s may come: the pool's connections through it fail once, and new ones go to the other. */
+const PROXY_FAILOVER_WINDOW_MS = 5_000;
 /**
  * A create whose request died with the node holds its Idempotency-Key until the claim is taken as
  * abandoned (ABANDONED_AFTER_MS, 7 s): its retries meanwhile are told 409 IDEMPOTENCY_KEY_IN_USE,
@@ -68,6 +70,20 @@ async function writer(): Promise<Node> {
 
 async function container(service: string): Promise<string> {
   return (await stack.containers(service))[0] ?? (await stack.compose(['ps', '--all', '-q', service])).trim();
+}
+
+const PROXIES = ['proxy-a', 'proxy-b'] as const;
+
+/** How many connections each proxy holds from the api replicas now (established, on its port 3306); 0 for one that is down. */
+async function connectionsOfEachProxy(): Promise<Record<string, number>> {
+  const counts = await Promise.all(
+    PROXIES.map(async (proxy) => {
+      // /proc/net/tcp{,6}: the local address's port in hex (0CEA is 3306), state 01 is ESTABLISHED.
+      const table = await stack.compose(['exec', '-T', proxy, 'cat', '/proc/net/tcp', '/proc/net/tcp6']).catch(() => '');
+      return table.split('\n').filter((line) => /^\s*\d+: [0-9A-F]+:0CEA [0-9A-F]+:[0-9A-F]{4} 01 /.test(line)).length;
+    }),
+  );
+  return Object.fromEntries(PROXIES.map((proxy, i) => [proxy, counts[i]]));
 }
 
 /** Waits until every node is synced with a primary component of three (or fails after `ms`). */
@@ -278,6 +294,49 @@ describe.each([1, 2])('the node taking the writes killed under keyed creates (ro
     expect(newWriter).not.toBe(victim);
     outcome.expectations();
     expect(new Set(Object.values(content)).size).toBe(1);
+  }, 480_000);
+});
+
+describe('the proxy carrying the writes killed under keyed creates', () => {
+  test('every create acknowledged is stored once, none lost; no 500; 503s only in the first 5 s; whole again without restarting anything', async () => {
+    await clusterWhole();
+    const traffic = new KeyedCreates(6, 'proxy-kill');
+    await sleep(3_000);
+    const before = await connectionsOfEachProxy();
+    const victim = PROXIES.reduce((busiest, proxy) => (before[proxy] > before[busiest] ? proxy : busiest));
+    const killedAt = Date.now();
+    await docker(['kill', await container(victim)]);
+    await sleep(12_000);
+    const creates = await traffic.stop();
+    const outcome = await expectKeyedCreatesSurvived('proxy-kill', creates, killedAt, PROXY_FAILOVER_WINDOW_MS);
+
+    // The other proxy carries everything; with the killed one left down, the service still creates and lists.
+    const after = await connectionsOfEachProxy();
+    const survivor = PROXIES.find((proxy) => proxy !== victim)!;
+    const create = await fetch(`${stack.base}/v1/pets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'after the proxy died', categoryId: 1 }),
+    });
+    // Started again (as its restart policy or an operator would), it takes connections again.
+    const restartedAt = Date.now();
+    if ((await docker(['inspect', '--format', '{{.State.Running}}', await container(victim)])).trim() !== 'true')
+      await docker(['start', await container(victim)]);
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--no-recreate', victim], { timeoutMs: 120_000 });
+
+    figures.killedProxy = {
+      killed: victim,
+      connectionsBefore: before,
+      connectionsAfter: after,
+      ...outcome.figures,
+      healthyAgainSecondsAfterStart: Math.round((Date.now() - restartedAt) / 100) / 10,
+    };
+
+    expect(before[victim]).toBeGreaterThan(0);
+    outcome.expectations();
+    expect(after[survivor]).toBeGreaterThan(0);
+    expect(create.status).toBe(201);
+    expect((await allPets()).some((pet) => pet.name === 'after the proxy died')).toBe(true);
   }, 480_000);
 });
 
