@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   await app.get(QuickStartKey).offer(api);
   const logger = app.get(Logger);
   logger.log(`Listening on ${own} with ${describeDatabase(config)}${reached}; docs at ${api}/docs`, 'Main');
+  // The log is written in batches (createLogger): whoever waits for this line gets it now.
+  app.get<PinoLogger>(PINO_LOGGER).flush();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(app, logger, signal));
 }
 

@@ -17,5 +17,15 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty' | 
         : undefined,
   };
   if (destination) return pino(options, destination);
-  return config.logFile ? pino(options, pino.destination({ dest: config.logFile, append: true, mkdir: true })) : pino(options);
+  if (config.logFile) return pino(options, pino.destination({ dest: config.logFile, append: true, mkdir: true }));
+  return options.transport ? pino(options) : pino(options, pino.destination(STDOUT));
 }
+
+/**
+ * stdout, written asynchronously: a line waits in memory until 4 KiB have gathered or a second has
+ * passed, so that a busy service makes one write(2) per dozen lines instead of one blocking write per
+ * line (a quarter of a create's work). pino flushes it synchronously when the process exits, a
+ * graceful stop and an uncaught error included; a kill -9 loses what waits, at most 4 KiB, about a
+ * dozen lines, or the last second's.
+ */
+const STDOUT = { dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 } as const;

@@ -6,7 +6,13 @@ import { useServiceProcesses } from './support/use-service-processes.js';
 const KEY = 'stopping-e2e-key';
 const CONNECTIONS = 16;
 
-type Outcome = { readonly name: string; readonly status?: number; readonly code?: string; readonly connection?: string };
+type Outcome = {
+  readonly name: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly connection?: string;
+  readonly requestId?: string;
+};
 
 /** One keyed create on the agent's kept-alive connections: its status, or the error that cut it. */
 function create(base: string, agent: Agent, name: string): Promise<Outcome> {
@@ -21,7 +27,13 @@ function create(base: string, agent: Agent, name: string): Promise<Outcome> {
       let text = '';
       response.on('data', (chunk) => (text += chunk));
       response.on('end', () =>
-        done({ name, status: response.statusCode, connection: response.headers.connection, code: JSON.parse(text).code }),
+        done({
+          name,
+          status: response.statusCode,
+          connection: response.headers.connection,
+          code: JSON.parse(text).code,
+          requestId: response.headers['x-request-id'] as string,
+        }),
       );
       response.on('error', (error: NodeJS.ErrnoException) => done({ name, code: error.code }));
     });
@@ -46,7 +58,7 @@ describe.each(DATABASE_KINDS)('stopping under load on %s', (kind) => {
   beforeAll(async () => (database = await createTestDatabase(kind)));
   afterAll(async () => database?.drop());
 
-  it('on SIGTERM, answers every create that reached it on 16 keep-alive connections, stores none unanswered, and exits 0 within 1 s', async () => {
+  it('on SIGTERM, answers every create that reached it on 16 keep-alive connections, stores none unanswered, logs each, and exits 0 within 1 s', async () => {
     const env = { DATABASE_URL: database.url, API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '0' };
     const service = await processes.spawn(env);
     const base = await service.listening();
@@ -82,6 +94,17 @@ describe.each(DATABASE_KINDS)('stopping under load on %s', (kind) => {
     expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
     expect(unanswered.filter((outcome) => stored.has(outcome.name))).toEqual([]);
     expect(stored.size).toBe(acknowledged.length);
+    // Its log, written to stdout in batches, loses no line on the way out: one per answered request.
+    const logged = new Set(
+      service.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { reqId?: string }).reqId),
+    );
+    const answered = outcomes.filter((outcome) => outcome.status !== undefined);
+    expect(answered.length).toBeGreaterThan(CONNECTIONS);
+    expect(answered.filter((outcome) => !logged.has(outcome.requestId)).map((outcome) => outcome.requestId)).toEqual([]);
+    expect(service.stdout).toMatch(/"msg":"Stopped \d+ ms after SIGTERM"}\n$/);
     // What was not acknowledged was refused in the Error shape (nothing done, Connection: close), or
     // never reached the server, which had stopped listening. No request that reached it meets a
     // reset: a connection idle as the signal came, its next request already on its way, answers it.
