@@ -123,13 +123,21 @@ async function loadWithWrk(target: LoadTarget, scenario: Scenario, key: string, 
   };
 }
 
-/** One scenario on each target: a warm-up, then ROUNDS rounds in alternating order; medians per target. */
+/** Each round's figures of each target, in the order the rounds ran (the last call of `alternate`). */
+export const lastRounds: Record<string, Figures[]> = {};
+
+/**
+ * One scenario on each target: a warm-up, then ROUNDS rounds in alternating order; medians per
+ * target. Each round's figures stay in `lastRounds`, to pair targets round by round.
+ */
 export async function alternate(targets: readonly LoadTarget[], scenario: Scenario, key: string): Promise<Record<string, Figures>> {
   for (const target of targets) await load(target, scenario, key, 2);
   const runs: Record<string, Figures[]> = Object.fromEntries(targets.map((target) => [target.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (const target of r % 2 ? [...targets].reverse() : targets) runs[target.name].push(await load(target, scenario, key, SECONDS));
   }
+  for (const name of Object.keys(lastRounds)) delete lastRounds[name];
+  Object.assign(lastRounds, runs);
   return Object.fromEntries(
     Object.entries(runs).map(([name, figures]) => [
       name,

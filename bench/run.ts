@@ -21,16 +21,26 @@
  * resident memory before, at its peak, and for 60 s after; the first also with 5,500 such
  * connections from one address. Another client's requests meanwhile must be answered (95%).
  *
+ * --against DIR also runs another build of the service (a checkout of another commit, built, with its
+ * node_modules) on the same database, loaded in the same alternated rounds: an A/B in one run.
+ *
+ * --check (npm run bench:check) is the guard against eroding throughput: the service and the floor
+ * only, and it fails when a ratio to the floor falls more than 20% below bench/expected.json.
+ *
+ * Every server's stdout is a pipe the bench reads, as a container runtime reads it: the request log
+ * costs what it costs in production.
+ *
  * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../src/auth/api-key-secret.js';
-import { alternate, CONNECTIONS, type Figures, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
+import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
@@ -41,20 +51,27 @@ const SCALE = 1_000_000;
 const TARGETS = { floorThroughputRatio: 0.7, floorP99Ratio: 2, peakRssMb: 200, scaleRatio: 1.2 };
 const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 
+/** bench/expected.json: the ratios to the floor that --check holds the service to. */
+const EXPECTED_FILE = 'bench/expected.json';
+/** How far below its expected ratio an operation may fall before --check fails. */
+const CHECK_TOLERANCE = 0.2;
+
 interface Target {
-  name: 'service' | 'floor' | 'baseline';
+  name: 'service' | 'floor' | 'baseline' | 'before';
   base: string;
   process: ChildProcess;
 }
 
-function start(command: string[], env: Record<string, string>): ChildProcess {
-  // Output is thrown away: the service logs a line per request, as in production.
-  return spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function start(command: string[], env: Record<string, string>, cwd = process.cwd()): ChildProcess {
+  // stdout is read and dropped, as a container runtime reads it: the service logs a line per request.
+  const child = spawn(process.execPath, command, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.resume();
+  return child;
 }
 
-/** The Node arguments of package.json's start:prod (`node FLAGS… dist/src/main.js`). */
-function productionCommand(): string[] {
-  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+/** The Node arguments of the start:prod of `dir`'s package.json (`node FLAGS… dist/src/main.js`). */
+function productionCommand(dir = '.'): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const [node, ...args] = scripts['start:prod'].split(' ');
   if (node !== 'node' || args.at(-1) !== 'dist/src/main.js')
     throw new Error(`start:prod is not "node … dist/src/main.js": ${scripts['start:prod']}`);
@@ -89,6 +106,11 @@ async function seed(pool: mysql.Pool, from: number, to: number): Promise<void> {
 async function main(): Promise<void> {
   const scale = process.argv.includes('--scale');
   const slowClients = process.argv.includes('--slow-clients');
+  const check = process.argv.includes('--check');
+  const againstAt = process.argv.indexOf('--against');
+  const against = againstAt > 0 ? path.resolve(process.argv[againstAt + 1]) : undefined;
+  if (against && !existsSync(path.join(against, 'dist/src/main.js')))
+    throw new Error(`--against ${against}: no dist/src/main.js there (build it)`);
   const databaseName = `petstore_bench_${Date.now()}`;
   const floorDatabaseName = `${databaseName}_floor`;
   const admin = await mysql.createConnection({ uri: server });
@@ -120,13 +142,36 @@ async function main(): Promise<void> {
     await admin.query(`CREATE TABLE \`${floorDatabaseName}\`.pets LIKE \`${databaseName}\`.pets`);
     await admin.query(`INSERT INTO \`${floorDatabaseName}\`.pets SELECT * FROM \`${databaseName}\`.pets`);
 
-    const baselinePort = await freePort();
-    const baselineProcess = start(['--import', 'tsx', 'bench/baseline.ts'], {
-      DATABASE_URL: databaseUrl,
-      BASELINE_PORT: String(baselinePort),
-    });
-    children.push(baselineProcess);
-    await ready(`http://127.0.0.1:${baselinePort}/v1/pets`, baselineProcess);
+    const targets: Target[] = [{ name: 'service', base: `http://127.0.0.1:${servicePort}`, process: serviceProcess }];
+    if (!check) {
+      const baselinePort = await freePort();
+      const baselineProcess = start(['--import', 'tsx', 'bench/baseline.ts'], {
+        DATABASE_URL: databaseUrl,
+        BASELINE_PORT: String(baselinePort),
+      });
+      children.push(baselineProcess);
+      await ready(`http://127.0.0.1:${baselinePort}/v1/pets`, baselineProcess);
+      targets.push({ name: 'baseline', base: `http://127.0.0.1:${baselinePort}`, process: baselineProcess });
+    }
+    if (against) {
+      // The other build on the same database (its migrations are the same or a prefix of ours).
+      const beforePort = await freePort();
+      const beforeProcess = start(
+        productionCommand(against),
+        {
+          DATABASE_URL: databaseUrl,
+          PORT: String(beforePort),
+          HOST: '127.0.0.1',
+          NODE_ENV: 'production',
+          API_KEYS: '',
+          RATE_LIMIT_PER_MINUTE: '1000000',
+        },
+        against,
+      );
+      children.push(beforeProcess);
+      await ready(`http://127.0.0.1:${beforePort}/health/live`, beforeProcess);
+      targets.push({ name: 'before', base: `http://127.0.0.1:${beforePort}`, process: beforeProcess });
+    }
     const floorPort = await freePort();
     const floorProcess = start(['--import', 'tsx', 'bench/stack-floor.ts'], {
       DATABASE_URL: `${server}/${floorDatabaseName}`,
@@ -135,11 +180,7 @@ async function main(): Promise<void> {
     children.push(floorProcess);
     await ready(`http://127.0.0.1:${floorPort}/v1/pets`, floorProcess);
 
-    const targets: Target[] = [
-      { name: 'service', base: `http://127.0.0.1:${servicePort}`, process: serviceProcess },
-      { name: 'floor', base: `http://127.0.0.1:${floorPort}`, process: floorProcess },
-      { name: 'baseline', base: `http://127.0.0.1:${baselinePort}`, process: baselineProcess },
-    ];
+    targets.splice(1, 0, { name: 'floor', base: `http://127.0.0.1:${floorPort}`, process: floorProcess });
     const scenarios: Scenario[] = [
       { name: 'listPets', method: 'GET', path: '/v1/pets?limit=20' },
       { name: 'listPets status=sold', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
@@ -159,54 +200,71 @@ async function main(): Promise<void> {
     let peakRssUnderLoad = 0;
     const sampler = setInterval(() => (peakRssUnderLoad = Math.max(peakRssUnderLoad, memory(serviceProcess.pid!).rssMb)), 250);
     const results: Record<string, Record<string, Figures>> = {};
+    /** Each operation's ratios of a target's throughput to the floor's, paired round by round: their medians. */
+    const pairedRatios: Record<string, Record<string, number>> = {};
     for (const scenario of scenarios) {
       results[scenario.name] = await alternate(targets, scenario, key);
+      const floorRounds = lastRounds.floor.map((f) => f.requestsPerSecond);
+      pairedRatios[scenario.name] = Object.fromEntries(
+        targets.map(({ name }) => [name, round(median(lastRounds[name].map((f, r) => f.requestsPerSecond / floorRounds[r])))]),
+      );
       process.stderr.write(`bench: ${scenario.name} done\n`);
     }
     clearInterval(sampler);
     floorProcess.kill('SIGTERM');
     const serviceMemory = memory(serviceProcess.pid!);
 
-    const comparison = Object.entries(results).map(([operation, { service, floor, baseline }]) => ({
+    const comparison = Object.entries(results).map(([operation, { service, floor, baseline, before }]) => ({
       operation,
       service,
       floor,
       baseline,
-      floorRatio: round(service.requestsPerSecond / floor.requestsPerSecond),
+      before,
+      floorRatio: pairedRatios[operation].service,
       floorP99Ratio: round(service.p99Ms / floor.p99Ms),
-      rawRatio: round(service.requestsPerSecond / baseline.requestsPerSecond),
+      rawRatio: baseline ? round(service.requestsPerSecond / baseline.requestsPerSecond) : undefined,
+      beforeFloorRatio: before ? pairedRatios[operation].before : undefined,
+      beforeFloorP99Ratio: before ? round(before.p99Ms / floor.p99Ms) : undefined,
     }));
-    const cell = (value: number | string, width: number) => String(value).padStart(width);
+    const cell = (value: number | string | undefined, width: number) => String(value ?? '-').padStart(width);
+    const fixed = (value: number | undefined) => value?.toFixed(2);
     const rows = comparison.map(
       (c) =>
-        `${c.operation.padEnd(21)}${cell(c.service.requestsPerSecond, 8)}${cell(c.floor.requestsPerSecond, 7)}${cell(c.baseline.requestsPerSecond, 7)}` +
-        `${cell(c.floorRatio.toFixed(2), 7)}${cell(c.rawRatio.toFixed(2), 6)}   ${cell(c.service.p99Ms, 6)}${cell(c.floor.p99Ms, 6)}${cell(c.baseline.p99Ms, 6)}${cell(c.floorP99Ratio.toFixed(2), 7)}` +
+        `${c.operation.padEnd(21)}${cell(c.service.requestsPerSecond, 8)}${cell(c.floor.requestsPerSecond, 7)}${cell(c.baseline?.requestsPerSecond, 7)}` +
+        `${cell(fixed(c.floorRatio), 7)}${cell(fixed(c.rawRatio), 6)}   ${cell(c.service.p99Ms, 6)}${cell(c.floor.p99Ms, 6)}${cell(c.baseline?.p99Ms, 6)}${cell(fixed(c.floorP99Ratio), 7)}` +
+        (c.before
+          ? `   before: ${cell(c.before.requestsPerSecond, 6)}${cell(fixed(c.beforeFloorRatio), 6)}${cell(c.before.p99Ms, 7)}${cell(fixed(c.beforeFloorP99Ratio), 6)}`
+          : '') +
         (Object.values(results[c.operation]).some((f) => f.non2xx + f.errors) ? '   (non-2xx or errors!)' : ''),
     );
     process.stdout.write(
       [
         '',
-        `${'operation'.padEnd(21)}${'req/s: service  floor    raw  /floor  /raw'}   ${'p99 ms: svc floor   raw /floor'}`,
+        `${'operation'.padEnd(21)}${'req/s: service  floor    raw  /floor  /raw'}   ${'p99 ms: svc floor   raw /floor'}` +
+          (against ? `   ${'before: req/s /floor  p99 /floor'} (${against})` : ''),
         ...rows,
         '',
+        `/floor: the median of the rounds' ratios (each round's service against the same round's floor)`,
         `service resident memory: peak under load ${peakRssUnderLoad} MB (high-water mark ${serviceMemory.peakRssMb} MB)`,
         '',
       ].join('\n'),
     );
-    const checks = [
-      ...comparison.map((c) => ({
-        what: `${c.operation} throughput ${c.floorRatio}x the stack floor's (>= ${TARGETS.floorThroughputRatio}; raw ratio ${c.rawRatio})`,
-        ok: c.floorRatio >= TARGETS.floorThroughputRatio,
-      })),
-      ...comparison.map((c) => ({
-        what: `${c.operation} p99 ${c.floorP99Ratio}x the stack floor's (<= ${TARGETS.floorP99Ratio})`,
-        ok: c.floorP99Ratio <= TARGETS.floorP99Ratio,
-      })),
-      {
-        what: `peak resident memory under load ${peakRssUnderLoad} MB <= ${TARGETS.peakRssMb} MB`,
-        ok: peakRssUnderLoad <= TARGETS.peakRssMb,
-      },
-    ];
+    const checks = check
+      ? guardChecks(comparison)
+      : [
+          ...comparison.map((c) => ({
+            what: `${c.operation} throughput ${c.floorRatio}x the stack floor's (>= ${TARGETS.floorThroughputRatio}; raw ratio ${c.rawRatio})`,
+            ok: c.floorRatio >= TARGETS.floorThroughputRatio,
+          })),
+          ...comparison.map((c) => ({
+            what: `${c.operation} p99 ${c.floorP99Ratio}x the stack floor's (<= ${TARGETS.floorP99Ratio})`,
+            ok: c.floorP99Ratio <= TARGETS.floorP99Ratio,
+          })),
+        ];
+    checks.push({
+      what: `peak resident memory under load ${peakRssUnderLoad} MB <= ${TARGETS.peakRssMb} MB`,
+      ok: peakRssUnderLoad <= TARGETS.peakRssMb,
+    });
 
     let scaleFigures: unknown;
     if (scale) {
@@ -232,15 +290,24 @@ async function main(): Promise<void> {
         memoryGiB: Math.round(os.totalmem() / 2 ** 30),
         node: process.version,
       },
-      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, load: WRK ? 'wrk' : 'autocannon', seededPets: SEED },
+      settings: {
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        connections: CONNECTIONS,
+        load: WRK ? 'wrk' : 'autocannon',
+        seededPets: SEED,
+        check,
+        against,
+      },
       comparison,
       memory: { service: { ...serviceMemory, peakRssUnderLoadMb: peakRssUnderLoad } },
       scale: scaleFigures,
       slowClients: slowClientFigures,
       checks,
     };
-    await writeFile('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
-    process.stdout.write('figures written to bench/results/latest.json\n');
+    const file = check ? 'bench/results/check.json' : 'bench/results/latest.json';
+    await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(`figures written to ${file}\n`);
     process.exitCode = checks.every((check) => check.ok) ? 0 : 1;
   } finally {
     for (const child of children) child.kill('SIGTERM');
@@ -249,6 +316,21 @@ async function main(): Promise<void> {
     await admin.query(`DROP DATABASE \`${floorDatabaseName}\``);
     await admin.end();
   }
+}
+
+/**
+ * --check: each operation's ratio to the floor against the one committed in bench/expected.json,
+ * which changes only on purpose (raised when the service got faster; lowered only with a reason).
+ */
+function guardChecks(comparison: readonly { operation: string; floorRatio: number }[]): { what: string; ok: boolean }[] {
+  const expected = (JSON.parse(readFileSync(EXPECTED_FILE, 'utf8')) as { floorRatio: Record<string, number> }).floorRatio;
+  return comparison.map(({ operation, floorRatio }) => {
+    const least = round(expected[operation] * (1 - CHECK_TOLERANCE));
+    return {
+      what: `${operation}: ${floorRatio}x the stack floor's throughput, expected ${expected[operation]} (${EXPECTED_FILE}), at least ${least}`,
+      ok: expected[operation] !== undefined && floorRatio >= least,
+    };
+  });
 }
 
 /** Where Debian's libjemalloc2 puts the library; the image preloads it (Dockerfile). */
