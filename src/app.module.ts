@@ -17,6 +17,7 @@ import { PetsModule } from './pets/pets.module.js';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StoreModule } from './store/store.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
  * What every request of an operation passes through, in the order it runs: who is asking, whether
@@ -48,6 +49,7 @@ export class AppModule {
         ServerModule,
         PetsModule,
         StoreModule,
+        WebhooksModule,
         HealthModule,
         MetricsModule,
       ],

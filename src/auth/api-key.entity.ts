@@ -16,7 +16,7 @@ export class ApiKey extends NumericIdEntity {
   keyHash: string;
 
   /** Space-separated scopes (see scopes.ts). */
-  @Column({ type: 'varchar', length: 64, default: formatScopes(SCOPES) })
+  @Column({ type: 'varchar', length: 255, default: formatScopes(SCOPES) })
   scopes: string;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })

@@ -3,10 +3,11 @@ import { ApiExtension } from '@nestjs/swagger';
 
 /**
  * What an API key may do: read the animals, add them, read the orders and the inventory, place
- * orders. A write scope does not imply its read scope: a checkout backend may place orders it
- * cannot list. A key holds any set of them; one made without a choice holds all four.
+ * orders, see and manage webhook endpoints and events. A write scope does not imply its read scope:
+ * a checkout backend may place orders it cannot list. A key holds any set of them; one made without
+ * a choice holds all of them.
  */
-export const SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write'] as const;
+export const SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write', 'webhooks:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The route metadata RequiresScope sets and ScopeGuard reads. */

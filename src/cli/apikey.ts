@@ -38,7 +38,7 @@ DATABASE_URL names (the SQLite file data/petstore.sqlite when it is unset), whil
     --scopes LIST    What the key may do, comma-separated: pets:read (list and get animals),
                      pets:write (add animals), store:read (list and get orders, the inventory),
                      store:write (place orders). A write scope does not include its read scope.
-                     Without --scopes the key holds all four.
+                     Without --scopes the key holds all six.
     --expires-in D   The key stops working D after it is stored, by the database's clock: 45s,
                      30m, 24h or 90d (more than zero).
     --expires-at T   The key stops working at T, an RFC 3339 time in the future

@@ -43,7 +43,25 @@ export abstract class AppConfig {
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   abstract readonly metricsToken?: string;
   abstract readonly production: boolean;
+  /** How events reach webhook endpoints (see src/webhooks/). */
+  abstract readonly webhooks: WebhookConfig;
 }
+
+export interface WebhookConfig {
+  /** Whether this instance delivers (WEBHOOK_DELIVERY); every instance records events either way. */
+  readonly deliver: boolean;
+  /** Seconds to wait before each attempt of a delivery, the first usually 0: their count is the number of attempts. */
+  readonly retryScheduleSeconds: readonly number[];
+  /** Networks (CIDRs) endpoints may resolve to although private, loopback or link-local. */
+  readonly allowedNetworks: readonly string[];
+  /** Whether endpoints may be plain http:// (development only). */
+  readonly allowHttp: boolean;
+  /** How long one attempt may take, connection to last byte. */
+  readonly attemptTimeoutMs: number;
+}
+
+/** At once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: the last attempt about 28 hours after the first, all within 3 days. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export interface RedisConfig {
   readonly url: string;
@@ -122,6 +140,13 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     logFile: env.LOG_FILE || undefined,
     metricsToken: read(() => parseSecret('METRICS_TOKEN', env.METRICS_TOKEN), undefined),
     production: env.NODE_ENV === 'production',
+    webhooks: {
+      deliver: read(() => parseBoolean('WEBHOOK_DELIVERY', env.WEBHOOK_DELIVERY, true), true),
+      retryScheduleSeconds: read(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE), DEFAULT_RETRY_SCHEDULE_SECONDS),
+      allowedNetworks: read(() => parseNetworks(env.WEBHOOK_ALLOWED_NETWORKS), []),
+      allowHttp: read(() => parseBoolean('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, false), false),
+      attemptTimeoutMs: read(() => parseInteger('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 100, 60_000), 10_000),
+    },
   };
 
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
@@ -207,6 +232,31 @@ function parseSecret(name: string, raw: string | undefined): string | undefined 
   if (raw === undefined || raw === '') return undefined;
   if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError(`${name} must be at least 16 characters without white space`);
   return raw;
+}
+
+/** Comma-separated seconds, 1 to 20 of them, each at most a day. */
+function parseRetrySchedule(raw: string | undefined): readonly number[] {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_SCHEDULE_SECONDS;
+  const seconds = raw.split(',').map((part) => part.trim());
+  if (seconds.length > 20 || seconds.some((part) => !/^\d{1,5}$/.test(part) || Number(part) > 86_400)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated whole seconds, each at most 86400 (got "${raw}")`);
+  }
+  return seconds.map(Number);
+}
+
+/** Comma-separated CIDRs (`10.0.0.0/8`, `fd00::/8`) or single addresses. */
+function parseNetworks(raw: string | undefined): readonly string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const networks = raw.split(',').map((part) => part.trim());
+  for (const network of networks) {
+    const [address, bits, ...rest] = network.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits))) {
+      throw new ConfigError(`WEBHOOK_ALLOWED_NETWORKS must be comma-separated CIDRs such as 10.0.0.0/8 (got "${network}")`);
+    }
+  }
+  return networks;
 }
 
 function parseHost(raw: string | undefined): string {

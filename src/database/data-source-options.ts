@@ -8,6 +8,7 @@ import { AddApiKeyScopes1795219600000 } from './migrations/1795219600000-AddApiK
 import { AddApiKeyExpiry1795219700000 } from './migrations/1795219700000-AddApiKeyExpiry.js';
 import { OneSuccessorPerKey1795219800000 } from './migrations/1795219800000-OneSuccessorPerKey.js';
 import { ApiKeyTimesInMilliseconds1795219900000 } from './migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
+import { CreateWebhooks1795220000000 } from './migrations/1795220000000-CreateWebhooks.js';
 import { DropTimedOutConnections } from './mysql-pool-bounds.js';
 
 export const MIGRATIONS = [
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   AddApiKeyExpiry1795219700000,
   OneSuccessorPerKey1795219800000,
   ApiKeyTimesInMilliseconds1795219900000,
+  CreateWebhooks1795220000000,
 ];
 
 /**

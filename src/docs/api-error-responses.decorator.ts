@@ -37,6 +37,8 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   INSUFFICIENT_SCOPE: { status: 403, message: 'This API key does not hold the scope pets:write, which this operation needs.' },
   PET_NOT_FOUND: { status: 404, message: 'No pet has id 42.' },
   ORDER_NOT_FOUND: { status: 404, message: 'No order has id 42.' },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: 'No webhook endpoint has id "we_3q8kF0aZ1x2Yb7Lm".' },
+  EVENT_NOT_FOUND: { status: 404, message: 'No event has id "evt_2b7Vq0kQm9XcRz1L8hNw".' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route matches GET /v1/pet.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'DELETE is not allowed on /v1/pets; allowed: GET, POST.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },

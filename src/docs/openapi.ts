@@ -21,7 +21,7 @@ export const API_PREFIX = '/v1';
  * The document's version: 1.0.0 was the interface's; each released additive change bumps the minor
  * (the path stays /v1), and contract/ keeps each release's document (CHANGELOG.md says what changed).
  */
-export const API_VERSION = '1.2.0';
+export const API_VERSION = '1.3.0';
 
 /**
  * Who publishes the API, as integrators look for it in `info` and `externalDocs`. The addresses are
@@ -52,6 +52,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setExternalDoc('How to call, run and operate the service', PUBLISHER.guide)
     .addTag('pets', 'The animals of the store.')
     .addTag('store', 'Orders and inventory.')
+    .addTag('webhooks', 'Events, and the endpoints they are POSTed to, signed (docs/WEBHOOKS.md).')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key of the service.' }, 'bearer')
     .addSecurityRequirements('bearer');
   for (const server of servers(config)) builder.addServer(server.url, server.description);

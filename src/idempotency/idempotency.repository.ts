@@ -112,14 +112,14 @@ export class IdempotencyRepository {
    * validated, and what `create` makes commits together with the response stored for the key, so a
    * retry finds either both or neither, never a pet without its record. A retry of a finished
    * request gets the stored response back and creates nothing; a request without the header runs
-   * as it is. `create` gets the manager to run its statements on: the one way a transaction is
+   * as it is, in a transaction of its own (a create writes its event beside what it made). `create` gets the manager to run its statements on: the one way a transaction is
    * handed to a repository. (On SQLite the transaction holds only database statements, which
    * better-sqlite3 runs synchronously, so no other request's can interleave.)
    */
   async createOnce<T>(request: IdempotentRequest | undefined, create: (manager: EntityManager) => Promise<T>): Promise<T> {
     // Each step, a statement or a transaction, is run again when it lost a write conflict (a Galera
     // cluster's certification failure): it was rolled back whole.
-    if (!request) return retryingWriteConflicts(() => create(this.dataSource.manager));
+    if (!request) return retryingWriteConflicts(() => this.dataSource.transaction(create));
     const outcome = await retryingWriteConflicts(() => this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint));
     if (outcome.kind === 'replay') {
       request.replayed = true;

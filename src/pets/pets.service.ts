@@ -8,12 +8,14 @@ import type { PetDto } from './dto/pet.dto.js';
 import { PetNotFoundException } from './pet-not-found.exception.js';
 import { PET_STATUSES, type PetStatus } from './pet-status.js';
 import { PetsRepository } from './pets.repository.js';
+import { Outbox } from '../webhooks/outbox.js';
 
 @Injectable()
 export class PetsService {
   constructor(
     private readonly pets: PetsRepository,
     private readonly idempotency: IdempotencyRepository,
+    private readonly outbox: Outbox,
   ) {}
 
   list(query: ListPetsQuery): Promise<Page<PetDto>> {
@@ -21,8 +23,15 @@ export class PetsService {
     return readPage('pets', query, { status }, (afterId, limit) => this.pets.page(status, afterId, limit));
   }
 
-  create({ name, categoryId, status = 'available' }: NewPetDto, idempotency?: IdempotentRequest): Promise<PetDto> {
-    return this.idempotency.createOnce(idempotency, (manager) => this.pets.insert({ name, categoryId, status }, manager));
+  /** Stores the pet and its `pet.created` event in one transaction. */
+  async create({ name, categoryId, status = 'available' }: NewPetDto, idempotency?: IdempotentRequest): Promise<PetDto> {
+    const pet = await this.idempotency.createOnce(idempotency, async (manager) => {
+      const created = await this.pets.insert({ name, categoryId, status }, manager);
+      await this.outbox.record(manager, 'pet.created', created);
+      return created;
+    });
+    this.outbox.committed();
+    return pet;
   }
 
   /** How many pets have each status, every status present. */

@@ -8,6 +8,7 @@ import type { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderDto } from './dto/order.dto.js';
 import { OrderNotFoundException } from './order-not-found.exception.js';
 import { OrdersRepository } from './orders.repository.js';
+import { Outbox } from '../webhooks/outbox.js';
 
 @Injectable()
 export class OrdersService {
@@ -15,6 +16,7 @@ export class OrdersService {
     private readonly orders: OrdersRepository,
     private readonly pets: PetsService,
     private readonly idempotency: IdempotencyRepository,
+    private readonly outbox: Outbox,
   ) {}
 
   async list(query: ListOrdersQuery): Promise<Page<OrderDto>> {
@@ -23,18 +25,21 @@ export class OrdersService {
     return { ...page, items: page.items.map(OrderDto.from) };
   }
 
-  place(
+  /** Stores the order and its `order.placed` event in one transaction. */
+  async place(
     { petId, quantity, status = 'placed', shipDate, complete = false }: NewOrderDto,
     idempotency?: IdempotentRequest,
   ): Promise<OrderDto> {
-    return this.idempotency.createOnce(idempotency, async (manager) => {
+    const placed = await this.idempotency.createOnce(idempotency, async (manager) => {
       if (!(await this.pets.exists(petId, manager))) throw new PetNotFoundException(petId);
-      const order = await this.orders.insert(
-        { petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete },
-        manager,
+      const order = OrderDto.from(
+        await this.orders.insert({ petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete }, manager),
       );
-      return OrderDto.from(order);
+      await this.outbox.record(manager, 'order.placed', order);
+      return order;
     });
+    this.outbox.committed();
+    return placed;
   }
 
   async get(id: number): Promise<OrderDto> {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { PetsModule } from '../pets/pets.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { InventoryController } from './inventory.controller.js';
 import { Order } from './order.entity.js';
 import { OrdersController } from './orders.controller.js';
@@ -9,7 +10,7 @@ import { OrdersRepository } from './orders.repository.js';
 import { OrdersService } from './orders.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Order]), IdempotencyModule, PetsModule],
+  imports: [TypeOrmModule.forFeature([Order]), IdempotencyModule, PetsModule, WebhooksModule],
   controllers: [OrdersController, InventoryController],
   providers: [OrdersRepository, OrdersService],
 })

@@ -19,7 +19,70 @@ const STORE_OPERATIONS = [
   ['/store/inventory', 'get', 'getInventory', ['200', '401', '403', '429', '500', '503'], 'store:read'],
 ] as const;
 
-const ALL_OPERATIONS = [...OPERATIONS, ...STORE_OPERATIONS].map(([path, method]) => [path, method] as const);
+const WEBHOOK_OPERATIONS = [
+  [
+    '/webhook-endpoints',
+    'post',
+    'createWebhookEndpoint',
+    ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'],
+    'webhooks:write',
+  ],
+  ['/webhook-endpoints', 'get', 'listWebhookEndpoints', ['200', '400', '401', '403', '429', '500', '503'], 'webhooks:read'],
+  ['/webhook-endpoints/{endpointId}', 'get', 'getWebhookEndpoint', ['200', '401', '403', '404', '429', '500', '503'], 'webhooks:read'],
+  [
+    '/webhook-endpoints/{endpointId}',
+    'delete',
+    'deleteWebhookEndpoint',
+    ['204', '401', '403', '404', '429', '500', '503'],
+    'webhooks:write',
+  ],
+  [
+    '/webhook-endpoints/{endpointId}/disable',
+    'post',
+    'disableWebhookEndpoint',
+    ['200', '401', '403', '404', '429', '500', '503'],
+    'webhooks:write',
+  ],
+  [
+    '/webhook-endpoints/{endpointId}/enable',
+    'post',
+    'enableWebhookEndpoint',
+    ['200', '401', '403', '404', '429', '500', '503'],
+    'webhooks:write',
+  ],
+  [
+    '/webhook-endpoints/{endpointId}/rotate-secret',
+    'post',
+    'rotateWebhookSecret',
+    ['200', '401', '403', '404', '429', '500', '503'],
+    'webhooks:write',
+  ],
+  [
+    '/webhook-endpoints/{endpointId}/test',
+    'post',
+    'testWebhookEndpoint',
+    ['202', '401', '403', '404', '429', '500', '503'],
+    'webhooks:write',
+  ],
+  [
+    '/webhook-endpoints/{endpointId}/recover',
+    'post',
+    'recoverWebhookEndpoint',
+    ['202', '400', '401', '403', '404', '413', '429', '500', '503'],
+    'webhooks:write',
+  ],
+  ['/events', 'get', 'listEvents', ['200', '400', '401', '403', '429', '500', '503'], 'webhooks:read'],
+  ['/events/{eventId}', 'get', 'getEvent', ['200', '401', '403', '404', '429', '500', '503'], 'webhooks:read'],
+  [
+    '/events/{eventId}/redeliver',
+    'post',
+    'redeliverEvent',
+    ['202', '400', '401', '403', '404', '413', '429', '500', '503'],
+    'webhooks:write',
+  ],
+] as const;
+
+const ALL_OPERATIONS = [...OPERATIONS, ...STORE_OPERATIONS, ...WEBHOOK_OPERATIONS].map(([path, method]) => [path, method] as const);
 
 describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   const ctx = useApp(kind);
@@ -33,7 +96,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.body.openapi).toMatch(/^3\./);
-    expect(response.body.info.version).toBe('1.2.0');
+    expect(response.body.info.version).toBe('1.3.0');
   });
 
   it('is served as the same document in YAML at /v1/openapi.yaml without a key', async () => {
@@ -58,11 +121,21 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it('writes paths relative to its first server, a concrete URL ending in /v1 that a generated client calls as it is', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/events',
+      '/events/{eventId}',
+      '/events/{eventId}/redeliver',
       '/pets',
       '/pets/{petId}',
       '/store/inventory',
       '/store/orders',
       '/store/orders/{orderId}',
+      '/webhook-endpoints',
+      '/webhook-endpoints/{endpointId}',
+      '/webhook-endpoints/{endpointId}/disable',
+      '/webhook-endpoints/{endpointId}/enable',
+      '/webhook-endpoints/{endpointId}/recover',
+      '/webhook-endpoints/{endpointId}/rotate-secret',
+      '/webhook-endpoints/{endpointId}/test',
     ]);
     expect(document.servers).toEqual([{ url: 'http://127.0.0.1:3000/v1', description: expect.stringContaining('This server') }]);
   });
@@ -198,24 +271,27 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(document.paths['/store/orders/{orderId}'].get.parameters[0].schema).toEqual(bounds);
   });
 
-  it.each(OPERATIONS)('documents %s %s as %s with every response it gives', (path, method, operationId, statuses, scope) => {
-    const operation = document.paths[path][method];
-    expect(operation.operationId).toBe(operationId);
-    expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
-    expect(operation['x-required-scopes']).toEqual([scope]);
-    expect(operation.description).toMatch(new RegExp(`Needs an API key with the scope \`${scope}\`\\.$`));
-    const forbidden = operation.responses['403'];
-    expect(forbidden.content['application/json'].examples.INSUFFICIENT_SCOPE.value).toEqual({
-      code: 'INSUFFICIENT_SCOPE',
-      message: `This API key does not hold the scope ${scope}, which this operation needs.`,
-      status: 403,
-    });
-    expect(forbidden.headers['WWW-Authenticate']).toBeDefined();
-    for (const status of statuses.filter((s) => Number(s) >= 400)) {
-      expect(operation.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
-    }
-    expect(operation.security).toEqual([{ bearer: [] }]);
-  });
+  it.each([...OPERATIONS, ...WEBHOOK_OPERATIONS])(
+    'documents %s %s as %s with every response it gives',
+    (path, method, operationId, statuses, scope) => {
+      const operation = document.paths[path][method];
+      expect(operation.operationId).toBe(operationId);
+      expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
+      expect(operation['x-required-scopes']).toEqual([scope]);
+      expect(operation.description).toMatch(new RegExp(`Needs an API key with the scope \`${scope}\`\\.$`));
+      const forbidden = operation.responses['403'];
+      expect(forbidden.content['application/json'].examples.INSUFFICIENT_SCOPE.value).toEqual({
+        code: 'INSUFFICIENT_SCOPE',
+        message: `This API key does not hold the scope ${scope}, which this operation needs.`,
+        status: 403,
+      });
+      expect(forbidden.headers['WWW-Authenticate']).toBeDefined();
+      for (const status of statuses.filter((s) => Number(s) >= 400)) {
+        expect(operation.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+      expect(operation.security).toEqual([{ bearer: [] }]);
+    },
+  );
 
   it('puts every operation behind the bearer scheme', () => {
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

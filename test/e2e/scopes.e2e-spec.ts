@@ -64,11 +64,13 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
     }
   });
 
-  it('gives API_KEYS keys and keys made without --scopes all four', async () => {
+  it('gives API_KEYS keys and keys made without --scopes all six', async () => {
     for (const key of [TEST_API_KEY, keys.all]) {
       for (const { call } of OPERATIONS) expect((await call(http(key))).status).toBeLessThan(300);
     }
-    expect((await cli('list')).stdout).toMatch(/everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write\s/);
+    expect((await cli('list')).stdout).toMatch(
+      /everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write\s/,
+    );
   });
 
   it('tells a store:write key whether a pet exists, as placing an order needs (kept on purpose: docs/SECURITY.md)', async () => {

@@ -27,7 +27,28 @@ describe('loadAppConfig', () => {
       logPretty: false,
       metricsToken: undefined,
       production: false,
+      webhooks: {
+        deliver: true,
+        retryScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
+        allowedNetworks: [],
+        allowHttp: false,
+        attemptTimeoutMs: 10_000,
+      },
     });
+  });
+
+  it('reads the webhook settings, and names each bad one', () => {
+    expect(
+      loadAppConfig({
+        WEBHOOK_RETRY_SCHEDULE: '0, 2,10',
+        WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,fd00::/8,192.0.2.7',
+        WEBHOOK_ALLOW_HTTP: 'true',
+      }).webhooks,
+    ).toMatchObject({ retryScheduleSeconds: [0, 2, 10], allowedNetworks: ['10.0.0.0/8', 'fd00::/8', '192.0.2.7'], allowHttp: true });
+    expect(() => loadAppConfig({ WEBHOOK_RETRY_SCHEDULE: '0,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadAppConfig({ WEBHOOK_RETRY_SCHEDULE: '0,90000' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadAppConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/33' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS/);
+    expect(() => loadAppConfig({ WEBHOOK_ALLOWED_NETWORKS: 'intranet' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS/);
   });
 
   it('reads MySQL URLs with the pool size', () => {

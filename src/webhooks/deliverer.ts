@@ -1,0 +1,209 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { Clock } from '../config/clock.js';
+import { DeliveriesRepository, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
+import { Outbox } from './outbox.js';
+import { AddressPolicy, post } from './outbound.js';
+import { signatureHeader } from './signature.js';
+import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+
+/** Deliveries in flight from one instance at most; each holds one socket and at most 64 KiB. */
+export const MAX_IN_FLIGHT = 16;
+/** Per endpoint, so that one that always times out holds at most this many of the slots. */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/** How often the outbox is looked at when nothing woke the deliverer. */
+const POLL_MS = 500;
+/**
+ * A commit wakes the deliverer this soon, not at once: under load, the events of many creates are
+ * fanned out by one pass (a pass per create cost createPet a fifth of its throughput).
+ */
+const WAKE_DELAY_MS = 20;
+/** A claim outlives the longest attempt by this much, so that only a dead instance's claims expire. */
+const LEASE_MARGIN_MS = 20_000;
+const EVENTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+export const USER_AGENT = 'petstore-webhooks/1';
+
+/**
+ * Delivers the outbox's events to webhook endpoints, in every instance beside the API (the work is a
+ * few queries and one outgoing request per delivery; a separate worker process would add a process
+ * to run and watch for no gain here), bounded in concurrency and memory. Each pass: fan out new
+ * events to their endpoints' deliveries, claim the due ones with room, attempt them, record each
+ * attempt and what follows (delivered, retried on the schedule, failed). Woken at once by a commit
+ * in this instance, and every POLL_MS in any case (for other instances' events and retries).
+ */
+@Injectable()
+export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly policy: AddressPolicy;
+  private readonly inFlight = new Map<number, number>();
+  private inFlightTotal = 0;
+  private timer?: NodeJS.Timeout;
+  private nextPassAt = 0;
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private lastPurge = 0;
+  private lastFailureLogged = 0;
+  private readonly attempts = new Set<Promise<void>>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    outbox: Outbox,
+  ) {
+    this.policy = new AddressPolicy(config.webhooks.allowedNetworks);
+    outbox.onCommitted(() => this.wake());
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.webhooks.deliver) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops claiming; attempts under way finish (each within its time-out) or their claims expire. */
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.attempts]);
+  }
+
+  /** Looks at the outbox within WAKE_DELAY_MS (after the pass under way, if one is). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(WAKE_DELAY_MS);
+  }
+
+  /** Runs a pass in `delayMs`, unless one is due sooner. */
+  private schedule(delayMs: number): void {
+    const at = Date.now() + delayMs;
+    if (this.timer && this.nextPassAt <= at) return;
+    clearTimeout(this.timer);
+    this.nextPassAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.pass();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.stopped || this.running) return;
+    this.running = true;
+    let busy = false;
+    try {
+      const now = new Date(this.clock.now());
+      const endpoints = await this.endpoints.enabled();
+      busy = (await this.deliveries.dispatch(endpoints, now, 200)) === 200;
+      busy = this.start(endpoints, await this.claim(endpoints, now)) || busy;
+      if (now.getTime() - this.lastPurge > PURGE_EVERY_MS) {
+        this.lastPurge = now.getTime();
+        await this.deliveries.purge(new Date(now.getTime() - EVENTS_KEPT_MS));
+      }
+    } catch (error) {
+      // The database is down or refused: the work stays in it, and the next pass tries again.
+      if (Date.now() - this.lastFailureLogged > 60_000) {
+        this.lastFailureLogged = Date.now();
+        this.logger.warn(`webhook delivery paused: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    } finally {
+      this.running = false;
+      if (!this.stopped) this.schedule(busy ? 0 : this.again ? WAKE_DELAY_MS : POLL_MS);
+      this.again = false;
+    }
+  }
+
+  private async claim(endpoints: readonly StoredEndpoint[], now: Date): Promise<ClaimedDelivery[]> {
+    const room = MAX_IN_FLIGHT - this.inFlightTotal;
+    const open = endpoints.filter(({ rowId }) => (this.inFlight.get(rowId) ?? 0) < MAX_IN_FLIGHT_PER_ENDPOINT).map(({ rowId }) => rowId);
+    const lease = new Date(now.getTime() + this.config.webhooks.attemptTimeoutMs + LEASE_MARGIN_MS);
+    return this.deliveries.claim(open, now, lease, room);
+  }
+
+  /** Starts the attempts, keeping each endpoint within its share; answers whether the batch was full. */
+  private start(endpoints: readonly StoredEndpoint[], claimed: readonly ClaimedDelivery[]): boolean {
+    const byRow = new Map(endpoints.map((endpoint) => [endpoint.rowId, endpoint]));
+    for (const delivery of claimed) {
+      const endpoint = byRow.get(delivery.endpointRowId);
+      if (!endpoint) continue;
+      this.inFlight.set(endpoint.rowId, (this.inFlight.get(endpoint.rowId) ?? 0) + 1);
+      this.inFlightTotal++;
+      const attempt = this.attempt(delivery, endpoint).finally(() => {
+        this.inFlight.set(endpoint.rowId, (this.inFlight.get(endpoint.rowId) ?? 1) - 1);
+        this.inFlightTotal--;
+        this.attempts.delete(attempt);
+        this.wake();
+      });
+      this.attempts.add(attempt);
+    }
+    return claimed.length > 0 && this.inFlightTotal < MAX_IN_FLIGHT;
+  }
+
+  private async attempt(delivery: ClaimedDelivery, endpoint: StoredEndpoint): Promise<void> {
+    const attemptedAt = new Date(this.clock.now());
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    const secrets = [endpoint.secret];
+    if (endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > attemptedAt)
+      secrets.push(endpoint.previousSecret);
+    const outcome = await post(
+      new URL(endpoint.url),
+      {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': delivery.eventId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.payload),
+      },
+      delivery.payload,
+      this.policy,
+      this.config.webhooks.attemptTimeoutMs,
+    );
+    const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    const gone = outcome.status === 410;
+    const result = this.next(delivery, ok, gone, attemptedAt);
+    try {
+      const stillOurs = await this.deliveries.finish(
+        delivery,
+        {
+          attemptedAt,
+          status: outcome.status ?? null,
+          durationMs: outcome.durationMs,
+          error: outcome.error?.slice(0, 255) ?? null,
+          responseBody: outcome.excerpt ?? null,
+        },
+        result,
+      );
+      if (!stillOurs) return;
+      if (ok) await this.endpoints.succeeded(endpoint.rowId, attemptedAt);
+      else if (gone) await this.disable(endpoint, 'The endpoint answered 410 Gone.');
+      else if (result.kind === 'failed') await this.disableIfFailingSince(endpoint, delivery.eventCreatedAt);
+    } catch (error) {
+      // Not recorded: the claim expires and the attempt is made again (a duplicate, same webhook-id).
+      this.logger.warn(`could not record a webhook attempt: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private next(delivery: ClaimedDelivery, ok: boolean, gone: boolean, now: Date): AttemptResult {
+    if (ok) return { kind: 'delivered' };
+    const schedule = this.config.webhooks.retryScheduleSeconds;
+    const made = delivery.attempts + 1;
+    if (gone || made >= schedule.length) return { kind: 'failed' };
+    return { kind: 'retry', at: new Date(now.getTime() + schedule[made] * 1000) };
+  }
+
+  /** A delivery used up its schedule: if nothing reached the endpoint in all that time, it is disabled. */
+  private async disableIfFailingSince(endpoint: StoredEndpoint, since: Date): Promise<void> {
+    const lastSuccess = await this.endpoints.lastSuccessAt(endpoint.rowId);
+    if (lastSuccess && lastSuccess >= since) return;
+    await this.disable(endpoint, `Every delivery failed from ${since.toISOString()} to the end of the retry schedule.`);
+  }
+
+  private async disable(endpoint: StoredEndpoint, reason: string): Promise<void> {
+    if (await this.endpoints.disable(endpoint.rowId, reason)) this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`);
+  }
+}

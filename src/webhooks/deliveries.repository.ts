@@ -1,0 +1,249 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect.js';
+import { subscribes, type WebhookEvent } from './event-types.js';
+import type { StoredEndpoint } from './webhook-endpoints.repository.js';
+
+/** One claimed delivery: what the deliverer needs to make its attempt. */
+export interface ClaimedDelivery {
+  readonly id: number;
+  readonly claimToken: string;
+  /** Attempts made before this one. */
+  readonly attempts: number;
+  readonly eventId: string;
+  readonly eventCreatedAt: Date;
+  readonly payload: string;
+  readonly endpointRowId: number;
+}
+
+export interface Attempt {
+  readonly attemptedAt: Date;
+  readonly status: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+  readonly responseBody: string | null;
+}
+
+export interface DeliveryRecord {
+  readonly endpointId: string;
+  readonly state: string;
+  readonly attempts: Attempt[];
+  readonly nextAttemptAt: Date | null;
+}
+
+/** An event as listed: the event itself, and its row for the cursor. */
+export interface StoredEvent {
+  readonly rowId: number;
+  readonly event: WebhookEvent;
+}
+
+export type AttemptResult = { readonly kind: 'delivered' } | { readonly kind: 'retry'; readonly at: Date } | { readonly kind: 'failed' };
+
+const UNDISPATCHED =
+  'SELECT id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 ORDER BY id LIMIT ?';
+const INSERT_DELIVERY =
+  "INSERT INTO webhook_deliveries (event_id, endpoint_id, state, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)";
+const DUE =
+  "SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) " +
+  'AND endpoint_id IN (%ENDPOINTS%) ORDER BY next_attempt_at LIMIT ?';
+const CLAIMED =
+  'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, ' +
+  'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ?';
+const ATTEMPT =
+  'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES (?, ?, ?, ?, ?, ?)';
+const DELIVERED =
+  "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
+const RETRY =
+  'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?';
+const FAILED =
+  "UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
+const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE public_id = ?';
+const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
+const EVENTS_OF_TYPE_PAGE =
+  'SELECT id AS rowId, payload FROM events WHERE type = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
+const DELIVERIES_OF_EVENT =
+  'SELECT d.id, w.public_id AS endpointId, d.state, d.next_attempt_at AS nextAttemptAt FROM webhook_deliveries d ' +
+  'JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.event_id = ? ORDER BY d.id';
+const ATTEMPTS_OF_EVENT =
+  'SELECT a.delivery_id AS deliveryId, a.attempted_at AS attemptedAt, a.status, a.duration_ms AS durationMs, a.error, ' +
+  'a.response_excerpt AS responseBody FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = ? ORDER BY a.id';
+const REQUEUE =
+  "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ? WHERE event_id = ? AND endpoint_id = ? AND state <> 'pending'";
+const RECOVER =
+  "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ? WHERE endpoint_id = ? AND state = 'failed' " +
+  'AND event_id IN (SELECT id FROM events WHERE created_at >= ?)';
+const PURGE_EVENTS = 'DELETE FROM events WHERE created_at < ?';
+
+/**
+ * The outbox read by state, and the deliveries it fans out to. A claim is a lease: a token and a
+ * time, longer than any attempt can take, so that a healthy replica never has its delivery taken
+ * over mid-attempt (no duplicate), while one that died leaves its claims to expire and be tried
+ * again (a duplicate then, with the same webhook-id). On MySQL rows are claimed with `FOR UPDATE
+ * SKIP LOCKED`, so replicas claim different rows without waiting for each other; on a Galera
+ * cluster every replica must write through the same node (deploy/: the proxies pick one writer).
+ */
+@Injectable()
+export class DeliveriesRepository {
+  private readonly dialect: SqlDialect;
+  private readonly lock: string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = new SqlDialect(dataSource);
+    // SQLite has one writer at a time, and its transactions here hold no awaits on anything else.
+    this.lock = this.dialect.mysql ? ' FOR UPDATE SKIP LOCKED' : '';
+  }
+
+  /**
+   * Fans out up to `limit` committed events to the endpoints subscribed when they were written
+   * (enabled, made before the event, subscribed to its type): one delivery row each. Claims the
+   * events by state, never by id: a write that took its id early and committed late is not skipped.
+   */
+  async dispatch(endpoints: readonly StoredEndpoint[], now: Date, limit: number): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const events: { id: number; type: string; createdAt: unknown; onlyEndpointId: number | null }[] = await manager.query(
+        UNDISPATCHED + this.lock,
+        [limit],
+      );
+      if (events.length === 0) return 0;
+      for (const event of events) {
+        const createdAt = this.dialect.readDatetime(event.createdAt);
+        const onlyEndpoint = event.onlyEndpointId === null ? null : Number(event.onlyEndpointId);
+        for (const endpoint of endpoints) {
+          const wanted =
+            onlyEndpoint === null
+              ? endpoint.createdAt <= createdAt && subscribes(endpoint.events, event.type)
+              : endpoint.rowId === onlyEndpoint;
+          if (wanted) await manager.query(INSERT_DELIVERY, [event.id, endpoint.rowId, this.dialect.datetime(now)]);
+        }
+      }
+      await manager.query(
+        `UPDATE events SET dispatched = 1 WHERE id IN (${events.map(() => '?').join(', ')})`,
+        events.map(({ id }) => id),
+      );
+      return events.length;
+    });
+  }
+
+  /**
+   * Claims up to `limit` deliveries that are due, to the endpoints given (enabled ones with room),
+   * until `leaseUntil`; answers them with their event.
+   */
+  async claim(endpointRowIds: readonly number[], now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    if (endpointRowIds.length === 0 || limit <= 0) return [];
+    const token = randomBytes(12).toString('base64url');
+    const claimed = await this.dataSource.transaction(async (manager) => {
+      const due: { id: number }[] = await manager.query(DUE.replace('%ENDPOINTS%', endpointRowIds.map(() => '?').join(', ')) + this.lock, [
+        this.dialect.datetime(now),
+        this.dialect.datetime(now),
+        ...endpointRowIds,
+        limit,
+      ]);
+      if (due.length === 0) return 0;
+      await manager.query(
+        `UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (${due.map(() => '?').join(', ')})`,
+        [this.dialect.datetime(leaseUntil), token, ...due.map(({ id }) => id)],
+      );
+      return due.length;
+    });
+    if (claimed === 0) return [];
+    const rows: Record<string, unknown>[] = await this.dataSource.query(CLAIMED, [token]);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      claimToken: String(row.claimToken),
+      attempts: Number(row.attempts),
+      eventId: String(row.eventId),
+      eventCreatedAt: this.dialect.readDatetime(row.eventCreatedAt),
+      payload: String(row.payload),
+      endpointRowId: Number(row.endpointRowId),
+    }));
+  }
+
+  /**
+   * Records an attempt and what follows from it, if the claim is still this one's; false when it was
+   * taken over meanwhile (its lease ran out), in which case the other holder decides.
+   */
+  async finish(delivery: ClaimedDelivery, attempt: Attempt, result: AttemptResult): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const parameters = [delivery.id, delivery.claimToken];
+      const changed = await this.dialect.changedRows(
+        manager,
+        result.kind === 'delivered' ? DELIVERED : result.kind === 'failed' ? FAILED : RETRY,
+        result.kind === 'retry' ? [this.dialect.datetime(result.at), ...parameters] : parameters,
+      );
+      await manager.query(ATTEMPT, [
+        delivery.id,
+        this.dialect.datetime(attempt.attemptedAt),
+        attempt.status,
+        attempt.durationMs,
+        attempt.error,
+        attempt.responseBody,
+      ]);
+      return changed === 1;
+    });
+  }
+
+  async findEvent(publicId: string): Promise<StoredEvent | undefined> {
+    const [row] = await this.dataSource.query(EVENT_BY_PUBLIC_ID, [publicId]);
+    return row && { rowId: Number(row.rowId), event: JSON.parse(row.payload) };
+  }
+
+  async eventsPage(type: string | undefined, afterRowId: number, limit: number): Promise<StoredEvent[]> {
+    const rows: { rowId: number; payload: string }[] = type
+      ? await this.dataSource.query(EVENTS_OF_TYPE_PAGE, [type, afterRowId, limit])
+      : await this.dataSource.query(EVENTS_PAGE, [afterRowId, limit]);
+    return rows.map(({ rowId, payload }) => ({ rowId: Number(rowId), event: JSON.parse(payload) }));
+  }
+
+  /** Each endpoint's delivery of the event, with every attempt. */
+  async deliveriesOf(eventRowId: number): Promise<DeliveryRecord[]> {
+    const deliveries: Record<string, unknown>[] = await this.dataSource.query(DELIVERIES_OF_EVENT, [eventRowId]);
+    const attempts: Record<string, unknown>[] = await this.dataSource.query(ATTEMPTS_OF_EVENT, [eventRowId]);
+    return deliveries.map((delivery) => ({
+      endpointId: String(delivery.endpointId),
+      state: String(delivery.state),
+      nextAttemptAt: delivery.state === 'pending' ? this.dialect.readDatetime(delivery.nextAttemptAt) : null,
+      attempts: attempts
+        .filter((attempt) => Number(attempt.deliveryId) === Number(delivery.id))
+        .map((attempt) => ({
+          attemptedAt: this.dialect.readDatetime(attempt.attemptedAt),
+          status: attempt.status === null ? null : Number(attempt.status),
+          durationMs: Number(attempt.durationMs),
+          error: (attempt.error as string | null) ?? null,
+          responseBody: (attempt.responseBody as string | null) ?? null,
+        })),
+    }));
+  }
+
+  /**
+   * Queues the event for the endpoint again, from its first attempt: a new delivery when it had
+   * none (an endpoint made after the event), the old one reset when it had finished. One that is
+   * still pending is left as it is. Answers whether anything was queued.
+   */
+  async redeliver(eventRowId: number, endpointRowId: number, now: Date): Promise<boolean> {
+    const at = this.dialect.datetime(now);
+    if ((await this.dialect.changedRows(this.dataSource.manager, REQUEUE, [at, eventRowId, endpointRowId])) === 1) return true;
+    try {
+      await this.dataSource.query(INSERT_DELIVERY, [eventRowId, endpointRowId, at]);
+      return true;
+    } catch {
+      // The (event, endpoint) row exists and is pending: it will be delivered anyway.
+      return false;
+    }
+  }
+
+  /** Queues again every delivery to the endpoint that failed, of events since `since`; answers how many. */
+  recover(endpointRowId: number, since: Date, now: Date): Promise<number> {
+    return this.dialect.changedRows(this.dataSource.manager, RECOVER, [
+      this.dialect.datetime(now),
+      endpointRowId,
+      this.dialect.datetime(since),
+    ]);
+  }
+
+  /** Deletes events written before `before`, with their deliveries and attempts. */
+  purge(before: Date): Promise<number> {
+    return this.dialect.changedRows(this.dataSource.manager, PURGE_EVENTS, [this.dialect.datetime(before)]);
+  }
+}

@@ -1,0 +1,109 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { PageQuery } from '../../pagination/page-query.dto.js';
+import { EVENT_TYPES } from '../event-types.js';
+
+@ApiSchema({ name: 'EventData', description: 'What the event is about.' })
+export class EventDataDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The object exactly as the write answered it: the `Pet`, the `Order`.',
+  })
+  object: object;
+}
+
+@ApiSchema({
+  name: 'Event',
+  description:
+    'Something that happened, as sent to webhook endpoints and listed by `GET /events`. Immutable. An event carries the ' +
+    'whole object as it was then, so a receiver that gets events out of order can tell an older one by its content.',
+})
+export class EventDto {
+  @ApiProperty({
+    type: 'string',
+    description: 'Unique identifier; also the `webhook-id` of every delivery of it: the key to de-duplicate on.',
+    example: 'evt_2b7Vq0kQm9XcRz1L8hNw',
+  })
+  id: string;
+
+  @ApiProperty({ type: 'string', enum: [...EVENT_TYPES, 'webhook.test'], description: 'What happened.', example: 'order.placed' })
+  type: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the write happened.' })
+  createdAt: string;
+
+  @ApiProperty({ type: 'string', description: 'The API version whose schemas `data.object` follows.', example: '1.3.0' })
+  apiVersion: string;
+
+  @ApiProperty({ type: EventDataDto })
+  data: EventDataDto;
+}
+
+@ApiSchema({ name: 'WebhookAttempt', description: 'One try of a delivery.' })
+export class AttemptDto {
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  attemptedAt: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: "The receiver's answer status; absent when none came." })
+  status?: number;
+
+  @ApiProperty({ type: 'integer', description: 'How long the attempt took, in milliseconds.' })
+  durationMs: number;
+
+  @ApiPropertyOptional({ type: 'string', description: 'Why no answer counted: refused, timed out, an address not allowed.' })
+  error?: string;
+
+  @ApiPropertyOptional({ type: 'string', description: "The first KiB of the receiver's answer." })
+  responseBody?: string;
+}
+
+@ApiSchema({ name: 'WebhookDelivery', description: "An event's delivery to one endpoint." })
+export class DeliveryDto {
+  @ApiProperty({ type: 'string' })
+  endpointId: string;
+
+  @ApiProperty({ type: 'string', enum: ['pending', 'delivered', 'failed'] })
+  state: string;
+
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'When a pending delivery is tried next.' })
+  nextAttemptAt?: string;
+
+  @ApiProperty({ type: AttemptDto, isArray: true })
+  attempts: AttemptDto[];
+}
+
+@ApiSchema({ name: 'EventWithDeliveries', description: 'An event and its delivery to each endpoint, every attempt included.' })
+export class EventWithDeliveriesDto extends EventDto {
+  @ApiProperty({ type: DeliveryDto, isArray: true })
+  deliveries: DeliveryDto[];
+}
+
+export class ListEventsQuery extends PageQuery {
+  @ApiPropertyOptional({ type: 'string', enum: EVENT_TYPES, description: 'Only events of this type.' })
+  @IsOptional()
+  @IsIn(EVENT_TYPES, { message: `type must be one of ${EVENT_TYPES.join(', ')}` })
+  type?: string;
+}
+
+@ApiSchema({ name: 'Redelivery', description: 'Which endpoint to send the event to again; all subscribed ones when absent.' })
+export class RedeliverDto {
+  @ApiPropertyOptional({ type: 'string', example: 'we_3q8kF0aZ1x2Yb7Lm' })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsString({ message: 'endpointId must be a string' })
+  @MaxLength(40, { message: 'endpointId is not an endpoint' })
+  endpointId?: string;
+}
+
+@ApiSchema({ name: 'Recovery', description: 'Send again every delivery to this endpoint that failed, of events since a time.' })
+export class RecoverDto {
+  @ApiProperty({ type: 'string', format: 'date-time', example: '2026-11-24T00:00:00Z' })
+  @IsISO8601({ strict: true }, { message: 'since must be a date-time such as 2026-11-24T00:00:00Z' })
+  since: string;
+}
+
+@ApiSchema({ name: 'Queued', description: 'How many deliveries were queued.' })
+export class QueuedDto {
+  @ApiProperty({ type: 'integer' })
+  queued: number;
+}

@@ -1,0 +1,123 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** At most this much of an answer is read; the rest is cut off (a 1 GiB answer costs 64 KiB). */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+/** What the delivery log keeps of an answer. */
+export const ANSWER_EXCERPT_BYTES = 1024;
+
+export interface PostOutcome {
+  /** The answer's status; absent when none came (refused, timed out, not allowed). */
+  readonly status?: number;
+  readonly error?: string;
+  readonly excerpt?: string;
+  readonly durationMs: number;
+}
+
+/**
+ * Which addresses a delivery may connect to: public unicast ones, and those in the operator's
+ * allowed networks. Checked on the address actually connected to (after DNS, at every attempt), so
+ * neither DNS rebinding nor an IP written in another form gets a request to loopback, a private
+ * network or a cloud's metadata service (169.254.169.254, fd00:ec2::254). request-filtering-agent
+ * does this for http.Agent but allows single addresses only, not the networks an operator names.
+ */
+export class AddressPolicy {
+  private readonly allowed = new BlockList();
+
+  constructor(allowedNetworks: readonly string[]) {
+    for (const network of allowedNetworks) {
+      const [address, bits] = network.split('/');
+      const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+      if (bits === undefined) this.allowed.addAddress(address, family);
+      else this.allowed.addSubnet(address, Number(bits), family);
+    }
+  }
+
+  /** Why `address` may not be connected to, or undefined when it may. */
+  refusal(address: string): string | undefined {
+    if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+    let parsed = ipaddr.parse(address);
+    // ::ffff:127.0.0.1 is 127.0.0.1.
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    const normal = parsed.toString();
+    if (this.allowed.check(normal, parsed.kind() === 'ipv6' ? 'ipv6' : 'ipv4')) return undefined;
+    const range = parsed.range();
+    return range === 'unicast' ? undefined : `${address} is a ${range} address, which webhooks may not reach (WEBHOOK_ALLOWED_NETWORKS)`;
+  }
+
+  /** A dns.lookup that answers only addresses the policy allows, for http.request's `lookup`. */
+  readonly lookup: LookupFunction = (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const allowed = addresses.filter(({ address }) => this.refusal(address) === undefined);
+      if (allowed.length === 0) {
+        const refusal = this.refusal(addresses[0]?.address ?? '') ?? `${hostname} has no address`;
+        return callback(Object.assign(new Error(refusal), { code: 'EADDRNOTALLOWED' }), '', 0);
+      }
+      if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      else callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
+}
+
+/**
+ * POSTs `body` to `url` and reads at most MAX_ANSWER_BYTES of the answer, all within `timeoutMs`
+ * from the start (a trickling answer is cut off there too). Redirects are not followed: a 3xx is an
+ * answer like any other that is not 2xx. Never throws: every failure is an outcome.
+ */
+export function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  policy: AddressPolicy,
+  timeoutMs: number,
+): Promise<PostOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // An address written in the URL is never looked up: check it here.
+    const literalRefusal = isIP(host) ? policy.refusal(host) : undefined;
+    if (literalRefusal) return resolve({ error: literalRefusal, durationMs: 0 });
+
+    let settled = false;
+    const settle = (outcome: Omit<PostOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outgoing.destroy();
+      resolve({ ...outcome, durationMs: elapsed() });
+    };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const outgoing = send(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: policy.lookup,
+      // One connection per attempt: no pooled socket outlives the check of its address.
+      agent: false,
+    });
+    const timer = setTimeout(() => settle({ error: `no complete answer within ${timeoutMs} ms` }), timeoutMs);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => settle({ error: describe(error) }));
+    outgoing.on('response', (answer: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = () =>
+        settle({ status: answer.statusCode, excerpt: Buffer.concat(chunks).subarray(0, ANSWER_EXCERPT_BYTES).toString('utf8') });
+      answer.on('data', (chunk: Buffer) => {
+        if (size < ANSWER_EXCERPT_BYTES) chunks.push(chunk);
+        size += chunk.length;
+        if (size >= MAX_ANSWER_BYTES) finish();
+      });
+      answer.on('end', finish);
+      answer.on('error', finish);
+    });
+    outgoing.end(body);
+  });
+}
+
+function describe(error: NodeJS.ErrnoException): string {
+  return (error.code && error.code !== 'EADDRNOTALLOWED' ? `${error.code}: ${error.message}` : error.message).slice(0, 255);
+}

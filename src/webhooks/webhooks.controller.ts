@@ -1,0 +1,231 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseInterceptors } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { RequiresScope } from '../auth/scopes.js';
+import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
+import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
+import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
+import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
+import { PageQuery } from '../pagination/page-query.dto.js';
+import { JsonBodyInterceptor } from '../validation/json-body.interceptor.js';
+import { EventDto, EventWithDeliveriesDto, ListEventsQuery, QueuedDto, RecoverDto, RedeliverDto } from './dto/event.dto.js';
+import { CreatedWebhookEndpointDto, NewWebhookEndpointDto, RotatedSecretDto, WebhookEndpointDto } from './dto/webhook-endpoint.dto.js';
+import { WebhooksService } from './webhooks.service.js';
+
+const ENDPOINT_NOT_FOUND = { WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has this id.' } as const;
+const JSON_BODY_ERRORS = {
+  MALFORMED_JSON: 'The body is not JSON.',
+  UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
+  PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
+} as const;
+
+@ApiTags('webhooks')
+@ApiBearerAuth('bearer')
+@Controller('v1/webhook-endpoints')
+export class WebhookEndpointsController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @CreatesResource()
+  @ApiOperation({
+    operationId: 'createWebhookEndpoint',
+    summary: 'Add a webhook endpoint',
+    description:
+      'Events of the types named are POSTed to the URL from now on, signed as the Standard Webhooks specification says. ' +
+      'The answer holds the signing secret, shown this once.',
+  })
+  @ApiCreatedResponse({ description: 'The endpoint, with its signing secret.', type: CreatedWebhookEndpointDto, headers: CREATED_HEADERS })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: {
+      reason: 'The body is not a valid NewWebhookEndpoint, or its URL may not be sent to.',
+      example: 'url must be an absolute https URL',
+    },
+    MALFORMED_JSON: 'The body is not JSON.',
+    UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
+    PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
+  })
+  @RequiresScope('webhooks:write')
+  create(@Body() endpoint: NewWebhookEndpointDto, @Idempotency() idempotency?: IdempotentRequest): Promise<CreatedWebhookEndpointDto> {
+    return this.webhooks.createEndpoint(endpoint, idempotency);
+  }
+
+  @Get()
+  @ListsPages()
+  @ApiOperation({
+    operationId: 'listWebhookEndpoints',
+    summary: 'List webhook endpoints',
+    description: 'In the order they were made; secrets are never listed.',
+  })
+  @ApiOkResponse({ description: 'A page of endpoints.', type: WebhookEndpointDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiErrorResponses({ VALIDATION_FAILED: { reason: 'limit or cursor is not valid.', example: 'limit must be an integer from 1 to 100.' } })
+  @RequiresScope('webhooks:read')
+  list(@Query() query: PageQuery): Promise<Page<WebhookEndpointDto>> {
+    return this.webhooks.listEndpoints(query);
+  }
+
+  @Get(':endpointId')
+  @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'Get a webhook endpoint' })
+  @ApiOkResponse({ description: 'The endpoint.', type: WebhookEndpointDto })
+  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @RequiresScope('webhooks:read')
+  get(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
+    return this.webhooks.getEndpoint(id);
+  }
+
+  @Delete(':endpointId')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete a webhook endpoint',
+    description: 'Nothing more is sent to it; its delivery log goes with it.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @RequiresScope('webhooks:write')
+  async delete(@Param('endpointId') id: string): Promise<void> {
+    await this.webhooks.deleteEndpoint(id);
+  }
+
+  @Post(':endpointId/disable')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    operationId: 'disableWebhookEndpoint',
+    summary: 'Disable a webhook endpoint',
+    description: 'Nothing is sent to it until it is enabled; events meanwhile are not queued for it.',
+  })
+  @ApiOkResponse({ description: 'The endpoint, disabled.', type: WebhookEndpointDto })
+  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @RequiresScope('webhooks:write')
+  disable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
+    return this.webhooks.setEnabled(id, false);
+  }
+
+  @Post(':endpointId/enable')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    operationId: 'enableWebhookEndpoint',
+    summary: 'Enable a webhook endpoint',
+    description: 'Deliveries still pending resume; `recover` sends again what failed meanwhile.',
+  })
+  @ApiOkResponse({ description: 'The endpoint, enabled.', type: WebhookEndpointDto })
+  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @RequiresScope('webhooks:write')
+  enable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
+    return this.webhooks.setEnabled(id, true);
+  }
+
+  @Post(':endpointId/rotate-secret')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'Roll the signing secret',
+    description:
+      'Deliveries are signed with the new secret and, for 24 hours, with the old one too (two signatures), so a receiver can switch without losing one.',
+  })
+  @ApiOkResponse({ description: 'The new secret, shown this once.', type: RotatedSecretDto })
+  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @RequiresScope('webhooks:write')
+  rotateSecret(@Param('endpointId') id: string): Promise<RotatedSecretDto> {
+    return this.webhooks.rotateSecret(id);
+  }
+
+  @Post(':endpointId/test')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({
+    operationId: 'testWebhookEndpoint',
+    summary: 'Send a test event',
+    description: 'A `webhook.test` event, to this endpoint only; its delivery shows in `GET /events/{id}`.',
+  })
+  @ApiAcceptedResponse({ description: 'The test event, queued.', type: EventDto })
+  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @RequiresScope('webhooks:write')
+  test(@Param('endpointId') id: string): Promise<EventDto> {
+    return this.webhooks.sendTest(id);
+  }
+
+  @Post(':endpointId/recover')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @UseInterceptors(JsonBodyInterceptor)
+  @ApiOperation({
+    operationId: 'recoverWebhookEndpoint',
+    summary: 'Send again what failed',
+    description: 'Every delivery to this endpoint that failed, of events since `since`, from its first attempt.',
+  })
+  @ApiAcceptedResponse({ description: 'How many deliveries were queued.', type: QueuedDto })
+  @ApiErrorResponses({
+    ...ENDPOINT_NOT_FOUND,
+    ...JSON_BODY_ERRORS,
+    VALIDATION_FAILED: { reason: 'since is not a date-time.', example: 'since must be a date-time such as 2026-11-24T00:00:00Z' },
+  })
+  @RequiresScope('webhooks:write')
+  async recover(@Param('endpointId') id: string, @Body() { since }: RecoverDto): Promise<QueuedDto> {
+    return { queued: await this.webhooks.recover(id, new Date(since)) };
+  }
+}
+
+@ApiTags('webhooks')
+@ApiBearerAuth('bearer')
+@Controller('v1/events')
+export class EventsController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get()
+  @ListsPages()
+  @ApiOperation({
+    operationId: 'listEvents',
+    summary: 'List events',
+    description:
+      'Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write ' +
+      'committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before ' +
+      'the last one seen, or rely on webhook deliveries, which miss nothing.',
+  })
+  @ApiOkResponse({ description: 'A page of events.', type: EventDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: { reason: 'limit, type or cursor is not valid.', example: 'type must be one of pet.created, order.placed' },
+  })
+  @RequiresScope('webhooks:read')
+  list(@Query() query: ListEventsQuery): Promise<Page<EventDto>> {
+    return this.webhooks.listEvents(query);
+  }
+
+  @Get(':eventId')
+  @ApiOperation({
+    operationId: 'getEvent',
+    summary: 'Get an event and its deliveries',
+    description: 'With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer.',
+  })
+  @ApiOkResponse({ description: 'The event.', type: EventWithDeliveriesDto })
+  @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.' })
+  @RequiresScope('webhooks:read')
+  get(@Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
+    return this.webhooks.getEvent(id);
+  }
+
+  @Post(':eventId/redeliver')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @UseInterceptors(JsonBodyInterceptor)
+  @ApiOperation({
+    operationId: 'redeliverEvent',
+    summary: 'Send an event again',
+    description: 'To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt.',
+  })
+  @ApiAcceptedResponse({ description: 'How many deliveries were queued.', type: QueuedDto })
+  @ApiErrorResponses({
+    EVENT_NOT_FOUND: 'No event has this id.',
+    WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has the id given.',
+    ...JSON_BODY_ERRORS,
+    VALIDATION_FAILED: { reason: 'endpointId is not a string.', example: 'endpointId must be a string' },
+  })
+  @RequiresScope('webhooks:write')
+  async redeliver(@Param('eventId') id: string, @Body() { endpointId }: RedeliverDto): Promise<QueuedDto> {
+    return { queued: await this.webhooks.redeliver(id, endpointId) };
+  }
+}

@@ -1,0 +1,168 @@
+import { isIP } from 'node:net';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { Clock } from '../config/clock.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
+import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
+import { readPage, type Page } from '../pagination/page.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+import { Deliverer } from './deliverer.js';
+import {
+  type CreatedWebhookEndpointDto,
+  type RotatedSecretDto,
+  WebhookEndpointDto,
+  type NewWebhookEndpointDto,
+} from './dto/webhook-endpoint.dto.js';
+import type { EventDto, EventWithDeliveriesDto, ListEventsQuery } from './dto/event.dto.js';
+import type { PageQuery } from '../pagination/page-query.dto.js';
+import { TEST_EVENT_TYPE } from './event-types.js';
+import { AddressPolicy } from './outbound.js';
+import { Outbox } from './outbox.js';
+import { newSigningSecret } from './signature.js';
+import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { EventNotFoundException, WebhookEndpointNotFoundException } from './webhooks.exceptions.js';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** The webhook endpoints and events of the API. */
+@Injectable()
+export class WebhooksService {
+  private readonly policy: AddressPolicy;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly outbox: Outbox,
+    private readonly deliverer: Deliverer,
+  ) {
+    this.policy = new AddressPolicy(config.webhooks.allowedNetworks);
+  }
+
+  createEndpoint({ url, events, description }: NewWebhookEndpointDto, idempotency?: IdempotentRequest): Promise<CreatedWebhookEndpointDto> {
+    const checked = this.checkUrl(url);
+    return this.idempotency.createOnce(idempotency, async (manager) => {
+      const secret = newSigningSecret();
+      const createdAt = new Date(this.clock.now());
+      const endpoint = await this.endpoints.insert({ url: checked, events, description: description ?? null, secret, createdAt }, manager);
+      return { ...WebhookEndpointDto.from(endpoint), secret };
+    });
+  }
+
+  async listEndpoints(query: PageQuery): Promise<Page<WebhookEndpointDto>> {
+    // Paged by the row id; the public id is random.
+    const page = await readPage('webhook-endpoints', query, {}, async (afterId, limit) =>
+      (await this.endpoints.page(afterId, limit)).map((endpoint) => ({ id: endpoint.rowId, endpoint })),
+    );
+    return { items: page.items.map(({ endpoint }) => WebhookEndpointDto.from(endpoint)), nextCursor: page.nextCursor };
+  }
+
+  async getEndpoint(id: string): Promise<WebhookEndpointDto> {
+    return WebhookEndpointDto.from(await this.find(id));
+  }
+
+  async deleteEndpoint(id: string): Promise<void> {
+    if (!(await this.endpoints.delete(id))) throw new WebhookEndpointNotFoundException(id);
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<WebhookEndpointDto> {
+    if (!(await this.endpoints.setEnabled(id, enabled, enabled ? null : 'Disabled through the API.')))
+      throw new WebhookEndpointNotFoundException(id);
+    if (enabled) this.deliverer.wake();
+    return this.getEndpoint(id);
+  }
+
+  async rotateSecret(id: string): Promise<RotatedSecretDto> {
+    const secret = newSigningSecret();
+    const overlapUntil = new Date(this.clock.now() + SECRET_OVERLAP_MS);
+    if (!(await this.endpoints.rotate(id, secret, overlapUntil))) throw new WebhookEndpointNotFoundException(id);
+    return { secret, previousSecretExpiresAt: overlapUntil.toISOString() };
+  }
+
+  /** Sends a `webhook.test` event to this endpoint alone; answers the event. */
+  async sendTest(id: string): Promise<EventDto> {
+    const endpoint = await this.find(id);
+    const event = await this.outbox.record(this.dataSource.manager, TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId);
+    this.outbox.committed();
+    return event as EventDto;
+  }
+
+  async recover(id: string, since: Date): Promise<number> {
+    const endpoint = await this.find(id);
+    const queued = await this.deliveries.recover(endpoint.rowId, since, new Date(this.clock.now()));
+    this.deliverer.wake();
+    return queued;
+  }
+
+  async listEvents(query: ListEventsQuery): Promise<Page<EventDto>> {
+    const { type } = query;
+    const page = await readPage('events', query, { type }, async (afterId, limit) =>
+      (await this.deliveries.eventsPage(type, afterId, limit)).map(({ rowId, event }) => ({ id: rowId, event })),
+    );
+    return { items: page.items.map(({ event }) => event as EventDto), nextCursor: page.nextCursor };
+  }
+
+  async getEvent(id: string): Promise<EventWithDeliveriesDto> {
+    const stored = await this.deliveries.findEvent(id);
+    if (!stored) throw new EventNotFoundException(id);
+    const deliveries = await this.deliveries.deliveriesOf(stored.rowId);
+    return {
+      ...stored.event,
+      deliveries: deliveries.map(({ endpointId, state, nextAttemptAt, attempts }) => ({
+        endpointId,
+        state,
+        ...(nextAttemptAt ? { nextAttemptAt: nextAttemptAt.toISOString() } : {}),
+        attempts: attempts.map(({ attemptedAt, status, durationMs, error, responseBody }) => ({
+          attemptedAt: attemptedAt.toISOString(),
+          ...(status === null ? {} : { status }),
+          durationMs,
+          ...(error === null ? {} : { error }),
+          ...(responseBody === null ? {} : { responseBody }),
+        })),
+      })),
+    };
+  }
+
+  /** Queues the event again for one endpoint, or for every enabled endpoint subscribed to it; answers how many. */
+  async redeliver(id: string, endpointId?: string): Promise<number> {
+    const stored = await this.deliveries.findEvent(id);
+    if (!stored) throw new EventNotFoundException(id);
+    const now = new Date(this.clock.now());
+    let targets: StoredEndpoint[];
+    if (endpointId !== undefined) targets = [await this.find(endpointId)];
+    else targets = (await this.endpoints.enabled()).filter(({ events }) => events.includes('*') || events.includes(stored.event.type));
+    let queued = 0;
+    for (const endpoint of targets) if (await this.deliveries.redeliver(stored.rowId, endpoint.rowId, now)) queued++;
+    this.deliverer.wake();
+    return queued;
+  }
+
+  private async find(id: string): Promise<StoredEndpoint> {
+    const endpoint = await this.endpoints.find(id);
+    if (!endpoint) throw new WebhookEndpointNotFoundException(id);
+    return endpoint;
+  }
+
+  /** An endpoint URL as stored; 400 for one no delivery could be made to. */
+  private checkUrl(raw: string): string {
+    const url = URL.parse(raw);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+      throw new ValidationFailedException('url must be an absolute https URL');
+    if (url.protocol === 'http:' && !this.config.webhooks.allowHttp) {
+      throw new ValidationFailedException('url must be https (plain http is allowed only where the operator set WEBHOOK_ALLOW_HTTP=true)');
+    }
+    if (url.username || url.password)
+      throw new ValidationFailedException('url must not carry credentials: verify deliveries by their signature');
+    if (url.hash) throw new ValidationFailedException('url must not have a fragment');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const refusal = isIP(host) ? this.policy.refusal(host) : undefined;
+    if (refusal) throw new ValidationFailedException(`url: ${refusal}`);
+    return url.href;
+  }
+}
