@@ -50,7 +50,7 @@ const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 
 /** The package's version: its package.json's, and the API version it was made for (a unit test keeps them equal). */
-export const CLIENT_VERSION = '1.2.0';
+export const CLIENT_VERSION = '1.3.0';
 
 /**
  * Sends requests with the API key, a time-out per attempt, and retries where a retry is safe and
