@@ -17,7 +17,7 @@ import {
 } from './dto/webhook-endpoint.dto.js';
 import type { EventDto, EventWithDeliveriesDto, ListEventsQuery } from './dto/event.dto.js';
 import type { PageQuery } from '../pagination/page-query.dto.js';
-import { TEST_EVENT_TYPE } from './event-types.js';
+import { subscribes, TEST_EVENT_TYPE } from './event-types.js';
 import { AddressPolicy } from './outbound.js';
 import { Outbox } from './outbox.js';
 import { newSigningSecret } from './signature.js';
@@ -136,7 +136,7 @@ export class WebhooksService {
     const now = new Date(this.clock.now());
     let targets: StoredEndpoint[];
     if (endpointId !== undefined) targets = [await this.find(endpointId)];
-    else targets = (await this.endpoints.enabled()).filter(({ events }) => events.includes('*') || events.includes(stored.event.type));
+    else targets = (await this.endpoints.enabled()).filter(({ events }) => subscribes(events, stored.event.type));
     let queued = 0;
     for (const endpoint of targets) if (await this.deliveries.redeliver(stored.rowId, endpoint.rowId, now)) queued++;
     this.deliverer.wake();
