@@ -239,7 +239,17 @@ describe('the stack on a three-node Galera cluster', () => {
       .trim()
       .split('\n')
       .map((row) => row.split('\t'));
-    expect(rows.map(([table]) => table)).toEqual(['api_keys', 'idempotency_records', 'migrations', 'orders', 'pets']);
+    expect(rows.map(([table]) => table)).toEqual([
+      'api_keys',
+      'events',
+      'idempotency_records',
+      'migrations',
+      'orders',
+      'pets',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_endpoints',
+    ]);
     for (const [table, engine, primaryKeys] of rows)
       expect({ table, engine, primaryKeys }).toEqual({ table, engine: 'InnoDB', primaryKeys: '1' });
   });
