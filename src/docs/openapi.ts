@@ -13,6 +13,7 @@ import { InsufficientScopeException } from '../auth/api-key.exceptions.js';
 import type { Scope } from '../auth/scopes.js';
 import { type AppConfig, DEFAULT_RATE_LIMIT_PER_MINUTE } from '../config/app-config.js';
 import { ownBaseUrl } from '../config/service-address.js';
+import { describeEventDeliveries } from '../webhooks/event-document.js';
 import { errorCodesByStatus } from './api-error-responses.decorator.js';
 
 export const API_PREFIX = '/v1';
@@ -70,6 +71,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
   listErrorCodesByStatus(document);
+  describeEventDeliveries(document);
   return document;
 }
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import yaml from 'js-yaml';
 import { ERROR_CODES } from '../../src/errors/api-exception.js';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/webhooks/event-types.js';
 import { AUTH, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
@@ -427,6 +428,25 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(document.paths['/store/inventory'].get.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Inventory',
     });
+  });
+
+  it('describes what an endpoint receives: a schema per event type, and the signed POST as a callback of createWebhookEndpoint', () => {
+    const delivery = document.paths['/webhook-endpoints'].post.callbacks.event['{$request.body#/url}'].post;
+    const body = delivery.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.discriminator.mapping).sort()).toEqual([...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    for (const [type, ref] of Object.entries<string>(body.discriminator.mapping)) {
+      const schema = document.components.schemas[ref.replace('#/components/schemas/', '')];
+      expect(schema.properties.type).toEqual({ type: 'string', enum: [type] });
+      expect(schema.required.sort()).toEqual(['apiVersion', 'createdAt', 'data', 'id', 'type']);
+    }
+    expect(document.components.schemas.PetCreatedEvent.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/Pet' });
+    expect(document.components.schemas.OrderPlacedEvent.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/Order' });
+    expect(delivery.parameters.map((header: Json) => [header.name, header.in, header.required])).toEqual([
+      ['webhook-id', 'header', true],
+      ['webhook-timestamp', 'header', true],
+      ['webhook-signature', 'header', true],
+    ]);
+    expect(delivery.security).toEqual([]);
   });
 
   it('uses the Pet and NewPet schemas for bodies', () => {

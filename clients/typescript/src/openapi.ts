@@ -685,6 +685,87 @@ export interface components {
          * @default false
          */
         NewOrderComplete: boolean;
+        /** @description A pet was added: the Pet as createPet answered it. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
+        PetCreatedEvent: {
+            /**
+             * @description The event id: the `webhook-id` header too, the key to de-duplicate on.
+             * @example evt_2b7Vq0kQm9XcRz1L8hNw
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.created";
+            /**
+             * Format: date-time
+             * @description When the write happened.
+             */
+            createdAt: string;
+            /**
+             * @description The API version whose schemas `data.object` follows.
+             * @example 1.3.0
+             */
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Pet"];
+            };
+        };
+        /** @description An order was placed: the Order as placeOrder answered it. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
+        OrderPlacedEvent: {
+            /**
+             * @description The event id: the `webhook-id` header too, the key to de-duplicate on.
+             * @example evt_2b7Vq0kQm9XcRz1L8hNw
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.placed";
+            /**
+             * Format: date-time
+             * @description When the write happened.
+             */
+            createdAt: string;
+            /**
+             * @description The API version whose schemas `data.object` follows.
+             * @example 1.3.0
+             */
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Order"];
+            };
+        };
+        /** @description Sent by testWebhookEndpoint to that endpoint only: the endpoint it was sent to. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
+        WebhookTestEvent: {
+            /**
+             * @description The event id: the `webhook-id` header too, the key to de-duplicate on.
+             * @example evt_2b7Vq0kQm9XcRz1L8hNw
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the write happened.
+             */
+            createdAt: string;
+            /**
+             * @description The API version whose schemas `data.object` follows.
+             * @example 1.3.0
+             */
+            apiVersion: string;
+            data: {
+                object: {
+                    /** @example we_3q8kF0aZ1x2Yb7Lm */
+                    endpointId: string;
+                };
+            };
+        };
     };
     responses: never;
     parameters: never;
