@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { PetStore } from '../../clients/typescript/src/index.js';
+import { freePort } from './support/free-port.js';
 import { startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -18,6 +20,12 @@ async function readmeProgram(): Promise<{ tsconfig: string; program: string }> {
   const readme = await readFile('README.md', 'utf8');
   const section = readme.slice(readme.indexOf('## Call it from TypeScript'));
   return { tsconfig: /```json\n([\s\S]*?)```/.exec(section)![1], program: /```ts\n([\s\S]*?)```/.exec(section)![1] };
+}
+
+/** The receiver of the SDK's README ("Receiving webhooks"), as it stands there. */
+async function readmeReceiver(): Promise<string> {
+  const readme = await readFile('clients/typescript/README.md', 'utf8');
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Receiving webhooks')))![1];
 }
 
 /** Compiled under --strict against the installed package: `@ts-expect-error` fails the build where no error is. */
@@ -76,12 +84,15 @@ describe('the TypeScript SDK package', () => {
   let directory: string;
   let database: TestDatabase;
   let app: NestExpressApplication;
+  let receiver: ChildProcess | undefined;
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'petstore-sdk-package-'));
     database = await createTestDatabase('sqlite');
-    app = await startApp(database);
+    // Deliveries to the README's receiver on 127.0.0.1, over http.
+    app = await startApp(database, { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
   });
   afterAll(async () => {
+    receiver?.kill();
     await app?.close();
     await database?.drop();
     await rm(directory, { recursive: true, force: true });
@@ -119,5 +130,23 @@ describe('the TypeScript SDK package', () => {
     await writeFile(join(project, 'narrowing.ts'), ERROR_NARROWING);
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files: ['narrowing.ts'] }));
     await run(process.execPath, [TSC, '--strict', '--noEmit'], { cwd: project });
+
+    // The README's receiver, compiled under --strict (with Node's types) and run: it hears of a pet added.
+    await writeFile(join(project, 'receiver.ts'), await readmeReceiver());
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files: ['receiver.ts'] }));
+    await run(process.execPath, [TSC, '--typeRoots', resolve('node_modules/@types'), '--types', 'node'], { cwd: project });
+    const receiverPort = await freePort();
+    const sdk = new PetStore({ apiKey: TEST_API_KEY, baseUrl: `http://127.0.0.1:${port}/v1` });
+    const endpoint = await sdk.webhookEndpoints.create({ url: `http://127.0.0.1:${receiverPort}/petstore`, events: ['*'] });
+    receiver = spawn(process.execPath, ['receiver.js'], {
+      cwd: project,
+      env: { ...process.env, PORT: String(receiverPort), PETSTORE_WEBHOOK_SECRET: endpoint.secret },
+    });
+    let heard = '';
+    receiver.stdout!.on('data', (chunk: Buffer) => (heard += chunk.toString()));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const pet = await sdk.pets.create({ name: 'Heard', categoryId: 1 });
+    for (let waited = 0; !heard.includes('\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toBe(`new pet ${pet.id} Heard\n`);
   }, 120_000);
 });

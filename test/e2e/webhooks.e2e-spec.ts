@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { AUTH, expectError, useApp, type AppContext } from './support/test-app.js';
+import { NotFoundError, PetStore, webhooks, WebhookVerificationError } from '../../clients/typescript/src/index.js';
+import { AUTH, expectError, TEST_API_KEY, useApp, type AppContext } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 import { type Reply, startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -258,6 +260,51 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     await createPet('Unheard');
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(receiver.received.filter((d) => d.path === '/deleted')).toHaveLength(0);
+  });
+
+  it('is driven through the SDK: endpoints, events with for await, and a delivery checked by webhooks.verify', async () => {
+    const sdk = new PetStore({
+      apiKey: TEST_API_KEY,
+      baseUrl: `http://127.0.0.1:${(ctx.app.getHttpServer().address() as AddressInfo).port}/v1`,
+    });
+    const endpoint = await sdk.webhookEndpoints.create({ url: `${receiver.url}/sdk`, events: ['pet.created'], description: 'SDK' });
+    expect(await sdk.webhookEndpoints.get(endpoint.id)).toMatchObject({ id: endpoint.id, enabled: true, events: ['pet.created'] });
+    const pet = await sdk.pets.create({ name: 'Verified', categoryId: 1 });
+    const [delivery] = await receiver.waitFor('/sdk', 1);
+
+    const received = await sdk.webhooks.verify(delivery.body, delivery.headers, endpoint.secret);
+    if (received.type !== 'pet.created') throw new Error(`expected pet.created, got ${received.type}`);
+    expect(received.data.object).toEqual(pet);
+    await expect(webhooks.verify(delivery.body.replace('Verified', 'Forged'), delivery.headers, endpoint.secret)).rejects.toThrow(
+      WebhookVerificationError,
+    );
+
+    const walked: string[] = [];
+    for await (const listed of sdk.events.list({ type: 'pet.created', limit: 2 })) walked.push(listed.id);
+    expect(walked).toContain(received.id);
+    const logged = await eventually(
+      () => sdk.events.get(received.id),
+      (read) => read.deliveries.some((one) => one.endpointId === endpoint.id && one.state === 'delivered'),
+    );
+    expect(logged.deliveries.find((one) => one.endpointId === endpoint.id)?.attempts[0]).toMatchObject({ status: 200 });
+    expect(await sdk.events.redeliver(received.id, { endpointId: endpoint.id })).toBe(1);
+    await receiver.waitFor('/sdk', 2);
+
+    const rotated = await sdk.webhookEndpoints.rotateSecret(endpoint.id);
+    expect((await sdk.webhookEndpoints.disable(endpoint.id)).enabled).toBe(false);
+    expect((await sdk.webhookEndpoints.enable(endpoint.id)).enabled).toBe(true);
+    const test = await sdk.webhookEndpoints.test(endpoint.id);
+    const [, , tested] = await receiver.waitFor('/sdk', 3);
+    expect(await webhooks.verify(tested.body, tested.headers, rotated.secret)).toMatchObject({ id: test.id, type: 'webhook.test' });
+    expect(await sdk.webhookEndpoints.recover(endpoint.id, new Date(Date.now() - 60_000))).toBe(0);
+    const endpoints: string[] = [];
+    for await (const listed of sdk.webhookEndpoints.list({ limit: 1 })) endpoints.push(listed.id);
+    expect(endpoints).toContain(endpoint.id);
+
+    await sdk.webhookEndpoints.delete(endpoint.id);
+    const gone = await sdk.webhookEndpoints.get(endpoint.id).catch((error: unknown) => error);
+    expect(gone).toBeInstanceOf(NotFoundError);
+    expect(gone).toMatchObject({ status: 404, code: 'WEBHOOK_ENDPOINT_NOT_FOUND' });
   });
 });
 

@@ -1,5 +1,6 @@
-import { Pets, Store } from './resources.js';
+import { Events, Pets, Store, WebhookEndpoints } from './resources.js';
 import { type Fetch, Transport } from './transport.js';
+import { webhooks } from './webhooks.js';
 
 /** The first server of the service's committed document (openapi.json): a service started with its defaults. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000/v1';
@@ -24,6 +25,10 @@ export interface PetStoreOptions {
 export class PetStore {
   readonly pets: Pets;
   readonly store: Store;
+  readonly webhookEndpoints: WebhookEndpoints;
+  readonly events: Events;
+  /** Checks a delivery's signature (also exported on its own: a receiver needs no API key). */
+  readonly webhooks = webhooks;
 
   constructor({ apiKey = environment('PETSTORE_API_KEY'), baseUrl, maxRetries = 2, timeoutMs = 30_000, fetch }: PetStoreOptions = {}) {
     if (!apiKey) throw new Error('PetStore needs an API key: give apiKey, or set PETSTORE_API_KEY.');
@@ -34,6 +39,8 @@ export class PetStore {
     const transport = new Transport({ apiKey, baseUrl: base, maxRetries, timeoutMs, fetch: fetch ?? defaultFetch() });
     this.pets = new Pets(transport);
     this.store = new Store(transport);
+    this.webhookEndpoints = new WebhookEndpoints(transport);
+    this.events = new Events(transport);
   }
 }
 

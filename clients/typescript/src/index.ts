@@ -18,7 +18,15 @@ export {
 } from './errors.js';
 export { Page, PagePromise } from './pagination.js';
 export type {
+  CreatedWebhookEndpoint,
   CreateOptions,
+  Event,
+  EventWithDeliveries,
+  ListEventsQuery,
+  ListWebhookEndpointsQuery,
+  NewWebhookEndpoint,
+  WebhookEndpoint,
+  WebhookSecret,
   Inventory,
   ListOrdersQuery,
   ListPetsQuery,
@@ -30,4 +38,15 @@ export type {
   PetStatus,
 } from './resources.js';
 export type { Fetch, FetchInit, FetchResponse } from './transport.js';
+export {
+  type OrderPlacedEvent,
+  type PetCreatedEvent,
+  type SignOptions,
+  type VerifyOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  type WebhookTestEvent,
+  webhooks,
+} from './webhooks.js';
 export type { components, operations, paths } from './openapi.js';

@@ -30,7 +30,7 @@ export interface TransportOptions {
 
 /** A request to the API: the path under the base URL (`/pets`), its query, its JSON body. */
 export interface ApiRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly query?: Record<string, string | number | undefined>;
   readonly body?: unknown;
