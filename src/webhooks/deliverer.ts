@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { DeliveriesRepository, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
+import { DeliveryMetrics, outcomeOf } from './delivery-metrics.js';
 import { Outbox } from './outbox.js';
 import { AddressPolicy, post } from './outbound.js';
 import { signatureHeader } from './signature.js';
@@ -52,6 +53,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly clock: Clock,
     private readonly deliveries: DeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly metrics: DeliveryMetrics,
     outbox: Outbox,
   ) {
     this.policy = new AddressPolicy(config.webhooks.allowedNetworks);
@@ -163,8 +165,10 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       this.policy,
       this.config.webhooks.attemptTimeoutMs,
     );
-    const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
-    const gone = outcome.status === 410;
+    const counted = outcomeOf(outcome);
+    this.metrics.attempted(counted, outcome.durationMs);
+    const ok = counted === 'delivered';
+    const gone = counted === 'gone';
     const result = this.next(delivery, ok, gone, attemptedAt);
     try {
       const stillOurs = await this.deliveries.finish(
@@ -179,6 +183,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
         result,
       );
       if (!stillOurs) return;
+      if (result.kind !== 'retry') this.metrics.deliveryEnded(result.kind);
       if (ok) await this.endpoints.succeeded(endpoint.rowId, attemptedAt);
       else if (gone) await this.disable(endpoint, 'The endpoint answered 410 Gone.');
       else if (result.kind === 'failed') await this.disableIfFailingSince(endpoint, delivery.eventCreatedAt);

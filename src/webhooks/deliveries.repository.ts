@@ -39,6 +39,16 @@ export interface StoredEvent {
   readonly event: WebhookEvent;
 }
 
+/**
+ * The work waiting: the oldest event not yet fanned out, and the deliveries due to enabled endpoints
+ * that no instance holds (and the oldest due time).
+ */
+export interface Backlog {
+  readonly oldestUndispatchedAt: Date | undefined;
+  readonly due: number;
+  readonly oldestDueAt: Date | undefined;
+}
+
 export type AttemptResult = { readonly kind: 'delivered' } | { readonly kind: 'retry'; readonly at: Date } | { readonly kind: 'failed' };
 
 const UNDISPATCHED =
@@ -75,6 +85,10 @@ const RECOVER =
   "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ? WHERE endpoint_id = ? AND state = 'failed' " +
   'AND event_id IN (SELECT id FROM events WHERE created_at >= ?)';
 const PURGE_EVENTS = 'DELETE FROM events WHERE created_at < ?';
+const OLDEST_UNDISPATCHED = 'SELECT created_at AS createdAt FROM events WHERE dispatched = 0 ORDER BY id LIMIT 1';
+const DUE_NOW =
+  'SELECT COUNT(*) AS due, MIN(d.next_attempt_at) AS oldest FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ' +
+  "WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?) AND w.enabled = 1";
 
 /**
  * The outbox read by state, and the deliveries it fans out to. A claim is a lease: a token and a
@@ -240,6 +254,18 @@ export class DeliveriesRepository {
       endpointRowId,
       this.dialect.datetime(since),
     ]);
+  }
+
+  /** What is waiting to be delivered at `now` (for the metrics). */
+  async backlog(now: Date): Promise<Backlog> {
+    const at = this.dialect.datetime(now);
+    const [undispatched]: { createdAt: unknown }[] = await this.dataSource.query(OLDEST_UNDISPATCHED);
+    const [{ due, oldest }]: { due: unknown; oldest: unknown }[] = await this.dataSource.query(DUE_NOW, [at, at]);
+    return {
+      oldestUndispatchedAt: undispatched ? this.dialect.readDatetime(undispatched.createdAt) : undefined,
+      due: Number(due),
+      oldestDueAt: oldest === null ? undefined : this.dialect.readDatetime(oldest),
+    };
   }
 
   /** Deletes events written before `before`, with their deliveries and attempts. */

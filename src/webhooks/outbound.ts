@@ -12,6 +12,8 @@ export const ANSWER_EXCERPT_BYTES = 1024;
 export interface PostOutcome {
   /** The answer's status; absent when none came (refused, timed out, not allowed). */
   readonly status?: number;
+  /** Why no answer came: the address was not allowed, none came in time, or the connection failed. */
+  readonly failure?: 'blocked' | 'timeout' | 'unreachable';
   readonly error?: string;
   readonly excerpt?: string;
   readonly durationMs: number;
@@ -81,7 +83,7 @@ export function post(
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // An address written in the URL is never looked up: check it here.
     const literalRefusal = isIP(host) ? policy.refusal(host) : undefined;
-    if (literalRefusal) return resolve({ error: literalRefusal, durationMs: 0 });
+    if (literalRefusal) return resolve({ failure: 'blocked', error: literalRefusal, durationMs: 0 });
 
     let settled = false;
     const settle = (outcome: Omit<PostOutcome, 'durationMs'>) => {
@@ -99,8 +101,10 @@ export function post(
       // One connection per attempt: no pooled socket outlives the check of its address.
       agent: false,
     });
-    const timer = setTimeout(() => settle({ error: `no complete answer within ${timeoutMs} ms` }), timeoutMs);
-    outgoing.on('error', (error: NodeJS.ErrnoException) => settle({ error: describe(error) }));
+    const timer = setTimeout(() => settle({ failure: 'timeout', error: `no complete answer within ${timeoutMs} ms` }), timeoutMs);
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ failure: error.code === 'EADDRNOTALLOWED' ? 'blocked' : 'unreachable', error: describe(error) }),
+    );
     outgoing.on('response', (answer: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -253,6 +253,35 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     );
   });
 
+  it('counts attempts by outcome with their latency, deliveries ended and the backlog, in /metrics', async () => {
+    await endpointAt('/metered', ['pet.created'], (nth) => (nth === 0 ? 500 : 200));
+    const stuck = await endpointAt('/stuck', ['pet.created'], () => 'hang');
+    const scrape = async () => (await ctx.http().get('/metrics')).text;
+    const value = (text: string, series: string) => {
+      const line = text.split('\n').find((row) => row.startsWith(`${series} `));
+      return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
+    };
+    const before = await scrape();
+    for (let i = 0; i < 6; i++) await createPet(`Metered ${i}`);
+
+    // Four attempts to /stuck hang (its share of the slots); the other two wait, due, counted and ageing.
+    const waiting = await eventually(scrape, (text) => value(text, 'petstore_webhook_backlog_age_seconds{stage="delivery"}') > 0.3);
+    expect(value(waiting, 'petstore_webhook_backlog_age_seconds{stage="delivery"}')).toBeGreaterThan(0.3);
+    expect(value(waiting, 'petstore_webhook_backlog_deliveries')).toBeGreaterThanOrEqual(1);
+    expect(value(waiting, 'petstore_webhook_backlog_age_seconds{stage="dispatch"}')).toBeGreaterThanOrEqual(0);
+
+    await receiver.waitFor('/metered', 7);
+    const grew = (text: string, series: string) => (value(text, series) || 0) - (value(before, series) || 0);
+    const after = await eventually(scrape, (text) => grew(text, 'petstore_webhook_attempts_total{outcome="timeout"}') >= 4);
+    expect(grew(after, 'petstore_webhook_attempts_total{outcome="rejected"}')).toBeGreaterThanOrEqual(1);
+    expect(grew(after, 'petstore_webhook_attempts_total{outcome="delivered"}')).toBeGreaterThanOrEqual(6);
+    expect(grew(after, 'petstore_webhook_attempts_total{outcome="timeout"}')).toBeGreaterThanOrEqual(4);
+    expect(grew(after, 'petstore_webhook_deliveries_total{outcome="delivered"}')).toBeGreaterThanOrEqual(6);
+    expect(grew(after, 'petstore_webhook_attempt_duration_seconds_count{outcome="timeout"}')).toBeGreaterThanOrEqual(4);
+    expect(after).toMatch(/^petstore_webhook_attempt_duration_seconds_bucket\{le="2.5",outcome="timeout"\} \d+$/m);
+    expect((await ctx.http().delete(`/v1/webhook-endpoints/${stuck.id}`).set(AUTH)).status).toBe(204);
+  });
+
   it('deletes an endpoint: nothing more is sent to it', async () => {
     const { id } = await endpointAt('/deleted', ['pet.created']);
     expect((await ctx.http().delete(`/v1/webhook-endpoints/${id}`).set(AUTH)).status).toBe(204);
@@ -334,6 +363,7 @@ describe.each(DATABASE_KINDS)('webhooks without allowed networks on %s', (kind) 
       { attemptedAt: expect.any(String), durationMs: expect.any(Number), error: expect.stringMatching(/loopback/) },
     ]);
     expect(receiver.received).toHaveLength(0);
+    expect((await ctx.http().get('/metrics')).text).toMatch(/^petstore_webhook_attempts_total\{outcome="blocked"\} [1-9]/m);
   });
 
   it('refuses an address literal in a private, loopback or metadata range at registration', async () => {
