@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
 import { NotFoundError, PetStore, webhooks, WebhookVerificationError } from '../../clients/typescript/src/index.js';
 import { AUTH, expectError, TEST_API_KEY, useApp, type AppContext } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
@@ -134,6 +135,31 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     const created = (await allEvents('pet.created')).filter((e) => e.data.object.id === first.id);
     expect(created).toHaveLength(1);
     expect(await allEvents()).toHaveLength(before + 1);
+  });
+
+  it('records no event for a create rolled back after its event was inserted, and one when the same request then commits', async () => {
+    const dataSource = ctx.app.get(DataSource);
+    const count = async (sql: string) => Number((await dataSource.query(sql))[0].n);
+    // A keyed create's last statement, after the pet's insert and its event's, completes its idempotency
+    // record: failing that one rolls back a transaction whose event row was written.
+    await dataSource.query(
+      kind === 'mysql'
+        ? "CREATE TRIGGER doomed_create BEFORE UPDATE ON idempotency_records FOR EACH ROW BEGIN IF NEW.response_body LIKE '%Doomed%' " +
+            "THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'rolled back on purpose'; END IF; END"
+        : "CREATE TRIGGER doomed_create BEFORE UPDATE ON idempotency_records WHEN NEW.response_body LIKE '%Doomed%' " +
+            "BEGIN SELECT RAISE(ABORT, 'rolled back on purpose'); END",
+    );
+    const key = { 'Idempotency-Key': `doomed-${kind}-${Date.now()}` };
+    try {
+      const refused = await ctx.http().post('/v1/pets').set(AUTH).set(key).send({ name: 'Doomed', categoryId: 1 });
+      expect(refused.status).toBeGreaterThanOrEqual(500);
+      expect(await count("SELECT COUNT(*) AS n FROM pets WHERE name = 'Doomed'")).toBe(0);
+      expect(await count("SELECT COUNT(*) AS n FROM events WHERE payload LIKE '%Doomed%'")).toBe(0);
+    } finally {
+      await dataSource.query('DROP TRIGGER doomed_create');
+    }
+    const committed = await createPet('Doomed', key);
+    expect((await allEvents('pet.created')).filter((e) => e.data.object.id === committed.id)).toHaveLength(1);
   });
 
   it('retries a failed attempt with the same webhook-id, and logs every attempt', async () => {
