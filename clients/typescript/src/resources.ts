@@ -116,7 +116,7 @@ export class WebhookEndpoints {
     await this.transport.send<void>({ method: 'DELETE', path: endpointPath(endpointId) });
   }
 
-  /** Stops deliveries to the endpoint until it is enabled again; events meanwhile are kept for it. */
+  /** Stops deliveries to the endpoint until it is enabled again; events meanwhile are not queued for it (`events.redeliver` sends one). */
   async disable(endpointId: string): Promise<WebhookEndpoint> {
     return (await this.transport.send<WebhookEndpoint>({ method: 'POST', path: `${endpointPath(endpointId)}/disable` })).data;
   }
