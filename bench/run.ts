@@ -32,7 +32,7 @@
  *
  * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -41,6 +41,7 @@ import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../src/auth/api-key-secret.js';
 import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
+import { memory, productionCommand, ready, start } from './processes.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
@@ -60,38 +61,6 @@ interface Target {
   name: 'service' | 'floor' | 'baseline' | 'before';
   base: string;
   process: ChildProcess;
-}
-
-function start(command: string[], env: Record<string, string>, cwd = process.cwd()): ChildProcess {
-  // stdout is read and dropped, as a container runtime reads it: the service logs a line per request.
-  const child = spawn(process.execPath, command, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.resume();
-  return child;
-}
-
-/** The Node arguments of the start:prod of `dir`'s package.json (`node FLAGS… dist/src/main.js`). */
-function productionCommand(dir = '.'): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const [node, ...args] = scripts['start:prod'].split(' ');
-  if (node !== 'node' || args.at(-1) !== 'dist/src/main.js')
-    throw new Error(`start:prod is not "node … dist/src/main.js": ${scripts['start:prod']}`);
-  return args;
-}
-
-async function ready(url: string, child: ChildProcess): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    const status = (await fetch(url).catch(() => undefined))?.status;
-    if (status !== undefined) return;
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-}
-
-/** Resident memory of a process, from /proc: now, and the kernel's high-water mark. */
-function memory(pid: number): { rssMb: number; peakRssMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: round(kb('VmRSS') / 1024, 1), peakRssMb: round(kb('VmHWM') / 1024, 1) };
 }
 
 async function seed(pool: mysql.Pool, from: number, to: number): Promise<void> {

@@ -1,0 +1,36 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { round } from './load.js';
+
+export function start(command: string[], env: Record<string, string>, cwd = process.cwd()): ChildProcess {
+  // stdout is read and dropped, as a container runtime reads it: the service logs a line per request.
+  const child = spawn(process.execPath, command, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.resume();
+  return child;
+}
+
+/** The Node arguments of the start:prod of `dir`'s package.json (`node FLAGS… dist/src/main.js`). */
+export function productionCommand(dir = '.'): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [node, ...args] = scripts['start:prod'].split(' ');
+  if (node !== 'node' || args.at(-1) !== 'dist/src/main.js')
+    throw new Error(`start:prod is not "node … dist/src/main.js": ${scripts['start:prod']}`);
+  return args;
+}
+
+export async function ready(url: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    const status = (await fetch(url).catch(() => undefined))?.status;
+    if (status !== undefined) return;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+}
+
+/** Resident memory of a process, from /proc: now, and the kernel's high-water mark. */
+export function memory(pid: number): { rssMb: number; peakRssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMb: round(kb('VmRSS') / 1024, 1), peakRssMb: round(kb('VmHWM') / 1024, 1) };
+}
