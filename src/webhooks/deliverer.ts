@@ -1,10 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
-import { DeliveriesRepository, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
+import { DeliveriesRepository, type AttemptResult, type ClaimedDelivery, type FinishedAttempt } from './deliveries.repository.js';
 import { DeliveryMetrics, outcomeOf } from './delivery-metrics.js';
 import { Outbox } from './outbox.js';
-import { AddressPolicy, post } from './outbound.js';
+import { AddressPolicy, WebhookSender } from './outbound.js';
 import { signatureHeader } from './signature.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 
@@ -24,6 +24,7 @@ const LEASE_MARGIN_MS = 20_000;
 const EVENTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 export const USER_AGENT = 'petstore-webhooks/1';
+const SUCCESS_WRITE_EVERY_MS = 1000;
 
 /**
  * Delivers the outbox's events to webhook endpoints, in every instance beside the API (the work is a
@@ -36,7 +37,7 @@ export const USER_AGENT = 'petstore-webhooks/1';
 @Injectable()
 export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
-  private readonly policy: AddressPolicy;
+  private readonly sender: WebhookSender;
   private readonly inFlight = new Map<number, number>();
   private inFlightTotal = 0;
   private timer?: NodeJS.Timeout;
@@ -47,6 +48,10 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   private lastPurge = 0;
   private lastFailureLogged = 0;
   private readonly attempts = new Set<Promise<void>>();
+  private readonly unrecorded: { finished: FinishedAttempt; resolve: (ours: boolean) => void; reject: (error: unknown) => void }[] = [];
+  private recording?: Promise<void>;
+  /** When this instance last wrote each endpoint's last success. */
+  private readonly successWritten = new Map<number, number>();
 
   constructor(
     private readonly config: AppConfig,
@@ -56,7 +61,11 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly metrics: DeliveryMetrics,
     outbox: Outbox,
   ) {
-    this.policy = new AddressPolicy(config.webhooks.allowedNetworks);
+    this.sender = new WebhookSender(
+      new AddressPolicy(config.webhooks.allowedNetworks),
+      config.webhooks.attemptTimeoutMs,
+      MAX_IN_FLIGHT_PER_ENDPOINT,
+    );
     outbox.onCommitted(() => this.wake());
   }
 
@@ -72,6 +81,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     clearTimeout(this.timer);
     this.timer = undefined;
     await Promise.allSettled([...this.attempts]);
+    this.sender.close();
   }
 
   /** Looks at the outbox within WAKE_DELAY_MS (after the pass under way, if one is). */
@@ -152,7 +162,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     const secrets = [endpoint.secret];
     if (endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > attemptedAt)
       secrets.push(endpoint.previousSecret);
-    const outcome = await post(
+    const outcome = await this.sender.post(
       new URL(endpoint.url),
       {
         'content-type': 'application/json',
@@ -162,8 +172,6 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
         'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.payload),
       },
       delivery.payload,
-      this.policy,
-      this.config.webhooks.attemptTimeoutMs,
     );
     const counted = outcomeOf(outcome);
     this.metrics.attempted(counted, outcome.durationMs);
@@ -171,9 +179,9 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     const gone = counted === 'gone';
     const result = this.next(delivery, ok, gone, attemptedAt);
     try {
-      const stillOurs = await this.deliveries.finish(
+      const stillOurs = await this.record({
         delivery,
-        {
+        attempt: {
           attemptedAt,
           status: outcome.status ?? null,
           durationMs: outcome.durationMs,
@@ -181,15 +189,42 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
           responseBody: outcome.excerpt ?? null,
         },
         result,
-      );
+      });
       if (!stillOurs) return;
       if (result.kind !== 'retry') this.metrics.deliveryEnded(result.kind);
-      if (ok) await this.endpoints.succeeded(endpoint.rowId, attemptedAt);
+      if (ok) await this.recordSuccess(endpoint, attemptedAt);
       else if (gone) await this.disable(endpoint, 'The endpoint answered 410 Gone.');
       else if (result.kind === 'failed') await this.disableIfFailingSince(endpoint, delivery.eventCreatedAt);
     } catch (error) {
       // Not recorded: the claim expires and the attempt is made again (a duplicate, same webhook-id).
       this.logger.warn(`could not record a webhook attempt: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * Queues an attempt to be recorded; attempts that finish while a batch is being written go in the
+   * next one. Answers whether the claim was still this instance's.
+   */
+  private record(finished: FinishedAttempt): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.unrecorded.push({ finished, resolve, reject });
+      this.recording ??= this.recordQueued();
+    });
+  }
+
+  private async recordQueued(): Promise<void> {
+    try {
+      while (this.unrecorded.length > 0) {
+        const batch = this.unrecorded.splice(0, MAX_IN_FLIGHT);
+        try {
+          const ours = await this.deliveries.finish(batch.map(({ finished }) => finished));
+          batch.forEach(({ resolve }, at) => resolve(ours[at]));
+        } catch (error) {
+          for (const { reject } of batch) reject(error);
+        }
+      }
+    } finally {
+      this.recording = undefined;
     }
   }
 
@@ -199,6 +234,17 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     const made = delivery.attempts + 1;
     if (gone || made >= schedule.length) return { kind: 'failed' };
     return { kind: 'retry', at: new Date(now.getTime() + schedule[made] * 1000) };
+  }
+
+  /**
+   * An endpoint's last success, written at most once a second per instance (not once per delivery: at
+   * hundreds a second that was a write each): what it is read for, whether anything reached the
+   * endpoint since an event that failed its whole schedule, does not need it finer.
+   */
+  private async recordSuccess(endpoint: StoredEndpoint, at: Date): Promise<void> {
+    if (at.getTime() - (this.successWritten.get(endpoint.rowId) ?? 0) < SUCCESS_WRITE_EVERY_MS) return;
+    this.successWritten.set(endpoint.rowId, at.getTime());
+    await this.endpoints.succeeded(endpoint.rowId, at);
   }
 
   /** A delivery used up its schedule: if nothing reached the endpoint in all that time, it is disabled. */

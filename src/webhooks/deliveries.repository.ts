@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
+import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { subscribes, type WebhookEvent } from './event-types.js';
 import type { StoredEndpoint } from './webhook-endpoints.repository.js';
 
@@ -49,10 +50,20 @@ export interface Backlog {
   readonly oldestDueAt: Date | undefined;
 }
 
+/** An attempt made, to be recorded with what follows from it. */
+export interface FinishedAttempt {
+  readonly delivery: ClaimedDelivery;
+  readonly attempt: Attempt;
+  readonly result: AttemptResult;
+}
+
 export type AttemptResult = { readonly kind: 'delivered' } | { readonly kind: 'retry'; readonly at: Date } | { readonly kind: 'failed' };
 
 const UNDISPATCHED =
   'SELECT id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 ORDER BY id LIMIT ?';
+const INSERT_DELIVERIES = 'INSERT INTO webhook_deliveries (event_id, endpoint_id, state, attempts, next_attempt_at) VALUES ';
+/** Rows per multi-row insert: 3 parameters each, far below SQLite's and MySQL's limits. */
+const DELIVERIES_PER_INSERT = 500;
 const INSERT_DELIVERY =
   "INSERT INTO webhook_deliveries (event_id, endpoint_id, state, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)";
 const DUE =
@@ -61,8 +72,7 @@ const DUE =
 const CLAIMED =
   'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, ' +
   'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ?';
-const ATTEMPT =
-  'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES (?, ?, ?, ?, ?, ?)';
+const ATTEMPTS = 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES ';
 const DELIVERED =
   "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
 const RETRY =
@@ -121,6 +131,8 @@ export class DeliveriesRepository {
         [limit],
       );
       if (events.length === 0) return 0;
+      const due = this.dialect.datetime(now);
+      const rows: unknown[][] = [];
       for (const event of events) {
         const createdAt = this.dialect.readDatetime(event.createdAt);
         const onlyEndpoint = event.onlyEndpointId === null ? null : Number(event.onlyEndpointId);
@@ -129,8 +141,13 @@ export class DeliveriesRepository {
             onlyEndpoint === null
               ? endpoint.createdAt <= createdAt && subscribes(endpoint.events, event.type)
               : endpoint.rowId === onlyEndpoint;
-          if (wanted) await manager.query(INSERT_DELIVERY, [event.id, endpoint.rowId, this.dialect.datetime(now)]);
+          if (wanted) rows.push([event.id, endpoint.rowId, due]);
         }
+      }
+      // One statement for the whole batch: a pass under load fans out hundreds of events.
+      for (let at = 0; at < rows.length; at += DELIVERIES_PER_INSERT) {
+        const batch = rows.slice(at, at + DELIVERIES_PER_INSERT);
+        await manager.query(INSERT_DELIVERIES + batch.map(() => "(?, ?, 'pending', 0, ?)").join(', '), batch.flat());
       }
       await manager.query(
         `UPDATE events SET dispatched = 1 WHERE id IN (${events.map(() => '?').join(', ')})`,
@@ -175,27 +192,39 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Records an attempt and what follows from it, if the claim is still this one's; false when it was
-   * taken over meanwhile (its lease ran out), in which case the other holder decides.
+   * Records attempts and what follows from each, in one transaction (one commit for a batch: under
+   * load, a transaction per attempt was most of delivery's cost). Answers, for each, whether its claim
+   * was still its own; when it was taken over meanwhile (its lease ran out), the other holder
+   * decides what follows, and the attempt is logged all the same: it was made.
    */
-  async finish(delivery: ClaimedDelivery, attempt: Attempt, result: AttemptResult): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const parameters = [delivery.id, delivery.claimToken];
-      const changed = await this.dialect.changedRows(
-        manager,
-        result.kind === 'delivered' ? DELIVERED : result.kind === 'failed' ? FAILED : RETRY,
-        result.kind === 'retry' ? [this.dialect.datetime(result.at), ...parameters] : parameters,
-      );
-      await manager.query(ATTEMPT, [
-        delivery.id,
-        this.dialect.datetime(attempt.attemptedAt),
-        attempt.status,
-        attempt.durationMs,
-        attempt.error,
-        attempt.responseBody,
-      ]);
-      return changed === 1;
-    });
+  async finish(finished: readonly FinishedAttempt[]): Promise<boolean[]> {
+    // A batch that lost a Galera write conflict was rolled back whole: written again, not left to expire.
+    return retryingWriteConflicts(() =>
+      this.dataSource.transaction(async (manager) => {
+        const ours: boolean[] = [];
+        for (const { delivery, result } of finished) {
+          const parameters = [delivery.id, delivery.claimToken];
+          const changed = await this.dialect.changedRows(
+            manager,
+            result.kind === 'delivered' ? DELIVERED : result.kind === 'failed' ? FAILED : RETRY,
+            result.kind === 'retry' ? [this.dialect.datetime(result.at), ...parameters] : parameters,
+          );
+          ours.push(changed === 1);
+        }
+        await manager.query(
+          ATTEMPTS + finished.map(() => '(?, ?, ?, ?, ?, ?)').join(', '),
+          finished.flatMap(({ delivery, attempt }) => [
+            delivery.id,
+            this.dialect.datetime(attempt.attemptedAt),
+            attempt.status,
+            attempt.durationMs,
+            attempt.error,
+            attempt.responseBody,
+          ]),
+        );
+        return ours;
+      }),
+    );
   }
 
   async findEvent(publicId: string): Promise<StoredEvent | undefined> {
