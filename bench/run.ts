@@ -21,6 +21,10 @@
  * resident memory before, at its peak, and for 60 s after; the first also with 5,500 such
  * connections from one address. Another client's requests meanwhile must be answered (95%).
  *
+ * --webhooks also measures webhook delivery from one replica (bench/webhooks.ts): createPet with an
+ * endpoint subscribed against none, the first attempt's delay at 200 creates/s, deliveries a second,
+ * and the drain after the receiver was down BENCH_WEBHOOK_DOWN_SECONDS (600).
+ *
  * --against DIR also runs another build of the service (a checkout of another commit, built, with its
  * node_modules) on the same database, loaded in the same alternated rounds: an A/B in one run.
  *
@@ -43,6 +47,7 @@ import { generateApiKey } from '../src/auth/api-key-secret.js';
 import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
 import { memory, productionCommand, ready, start } from './processes.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
+import { webhookBench } from './webhooks.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
@@ -75,6 +80,7 @@ async function seed(pool: mysql.Pool, from: number, to: number): Promise<void> {
 async function main(): Promise<void> {
   const scale = process.argv.includes('--scale');
   const slowClients = process.argv.includes('--slow-clients');
+  const webhooks = process.argv.includes('--webhooks');
   const check = process.argv.includes('--check');
   const againstAt = process.argv.indexOf('--against');
   const against = againstAt > 0 ? path.resolve(process.argv[againstAt + 1]) : undefined;
@@ -242,6 +248,13 @@ async function main(): Promise<void> {
       checks.push(...outcome.checks);
     }
 
+    let webhookFigures: unknown;
+    if (webhooks) {
+      const outcome = await webhookBench(server);
+      webhookFigures = outcome.figures;
+      checks.push(...outcome.checks);
+    }
+
     let slowClientFigures: unknown;
     if (slowClients) {
       const outcome = await slowClientRun(databaseUrl, key);
@@ -272,6 +285,7 @@ async function main(): Promise<void> {
       memory: { service: { ...serviceMemory, peakRssUnderLoadMb: peakRssUnderLoad } },
       scale: scaleFigures,
       slowClients: slowClientFigures,
+      webhooks: webhookFigures,
       checks,
     };
     const file = check ? 'bench/results/check.json' : 'bench/results/latest.json';
