@@ -15,7 +15,18 @@ import autocannon from 'autocannon';
 import { hashApiKey } from '../../src/auth/api-key-secret.js';
 import { freePort } from '../e2e/support/free-port.js';
 import { rawExchange } from '../e2e/support/raw-http.js';
-import { ComposeStack, docker, peakMemory, reportFigures, sleep, Traffic } from './support/compose-stack.js';
+import {
+  ComposeStack,
+  docker,
+  peakMemory,
+  reportFigures,
+  sleep,
+  startWebhookReceiver,
+  Traffic,
+  WEBHOOK_ENV,
+  type WebhookReceiver,
+  webhookIdsByPet,
+} from './support/compose-stack.js';
 
 const MEMORY_LIMIT_MB = 256;
 /** nginx asks Docker's DNS for the replicas again after this long (deploy/nginx.conf). */
@@ -57,7 +68,7 @@ beforeAll(async () => {
   stack = new ComposeStack(await freePort());
   key = stack.apiKeys[0];
   // Phase one: a limit no test reaches; the shared-limit test sets 60 per minute at the end.
-  await stack.prepare({ RATE_LIMIT_PER_MINUTE: '1000000' });
+  await stack.prepare({ RATE_LIMIT_PER_MINUTE: '1000000', ...WEBHOOK_ENV });
 
   let started = Date.now();
   await stack.compose(['build', 'api'], { timeoutMs: 900_000 });
@@ -399,6 +410,95 @@ describe('faults under traffic', () => {
       expect(((await response.json()) as { name: string }).name).toBe(name);
     }
   }, 360_000);
+});
+
+describe('webhooks from three replicas', () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver(stack);
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], { timeoutMs: 300_000 });
+  }, 360_000);
+  afterAll(async () => receiver?.remove());
+
+  const endpointAt = async (path: string): Promise<string> => {
+    const body = JSON.stringify({ url: `http://receiver:8080${path}`, events: ['pet.created'] });
+    const response = await call('/v1/webhook-endpoints', { method: 'POST', body });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  };
+
+  test('10,000 events, each delivered exactly once to a healthy receiver, with all three replicas delivering', async () => {
+    const endpoint = await endpointAt('/once');
+    const started = Date.now();
+    const ids: number[] = [];
+    const refused: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < 10_000) {
+          const response = await createPet(`hook-${next++}`);
+          if (response.status === 201) ids.push(((await response.json()) as { id: number }).id);
+          else refused.push(response.status);
+        }
+      }),
+    );
+    const createdSeconds = (Date.now() - started) / 1000;
+    const deliveries = await receiver.allArrived('/once', ids, 300_000);
+    const byPet = webhookIdsByPet(deliveries);
+    figures.webhooksExactlyOnce = {
+      events: ids.length,
+      createdSeconds,
+      deliveredSeconds: (Date.now() - started) / 1000,
+      deliveries: deliveries.length,
+      duplicates: deliveries.length - byPet.size,
+    };
+    expect(refused).toEqual([]);
+    expect(ids).toHaveLength(10_000);
+    expect([...byPet.keys()].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    // Exactly once: as many deliveries as events.
+    expect(deliveries).toHaveLength(ids.length);
+    expect((await call(`/v1/webhook-endpoints/${endpoint}`, { method: 'DELETE' })).status).toBe(204);
+  }, 900_000);
+
+  test('a replica killed mid-delivery, the receiver down and the database restarted: every acknowledged create is delivered, a duplicate under the same webhook-id', async () => {
+    const endpoint = await endpointAt('/slow');
+    const traffic = new Traffic(4, async (n) => {
+      const name = `hook-fault-${n}`;
+      const response = await createPet(name, `ct-hook-${n}`);
+      return { status: response.status, name, id: response.status === 201 ? ((await response.json()) as { id: number }).id : undefined };
+    });
+    await sleep(3_000);
+    const [victim] = await stack.containers('api');
+    await docker(['kill', '--signal', 'KILL', victim]);
+    await sleep(2_000);
+    await docker(['stop', '--time', '0', receiver.container]);
+    await sleep(5_000);
+    await docker(['start', receiver.container]);
+    await sleep(2_000);
+    await stack.compose(['restart', 'mysql'], { timeoutMs: 120_000 });
+    await sleep(3_000);
+    const outcomes = await traffic.stop();
+    await stack.compose(['up', '--detach', '--wait', '--no-build', '--scale', 'api=3'], { timeoutMs: 300_000 });
+
+    const acknowledged = outcomes.filter((o) => o.status === 201).map((o) => o.id!);
+    // A claim of the killed replica is taken over when its lease (time-out + 20 s) runs out.
+    const deliveries = await receiver.allArrived('/slow', acknowledged, 240_000);
+    const byPet = webhookIdsByPet(deliveries);
+    const stored = new Set((await allPets()).map(({ id }) => id));
+    figures.webhooksUnderFaults = {
+      creates: outcomes.length,
+      acknowledged: acknowledged.length,
+      delivered: byPet.size,
+      deliveries: deliveries.length,
+      duplicates: deliveries.length - byPet.size,
+    };
+    expect(acknowledged.length).toBeGreaterThan(20);
+    expect(acknowledged.filter((id) => !byPet.has(id))).toEqual([]);
+    // Nothing is sent for a write that did not happen, and a duplicate is the same event.
+    expect([...byPet.keys()].filter((id) => !stored.has(id))).toEqual([]);
+    expect([...byPet.values()].filter((webhookIds) => webhookIds.size > 1)).toEqual([]);
+    expect((await call(`/v1/webhook-endpoints/${endpoint}`, { method: 'DELETE' })).status).toBe(204);
+  }, 900_000);
 });
 
 describe('several replicas, one limit', () => {

@@ -229,3 +229,87 @@ export async function reportFigures(name: string, figures: Record<string, unknow
   await writeFile(`.test-logs/${name}.json`, `${JSON.stringify(figures, null, 2)}\n`);
   process.stdout.write(`\n${name}: figures of this run\n${JSON.stringify(figures, null, 2)}\n`);
 }
+
+/**
+ * Deliveries to a receiver in the stack's network over http (Docker's networks are private
+ * addresses), retried within about a minute rather than days: the variables for `prepare`.
+ */
+export const WEBHOOK_ENV = {
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16',
+  WEBHOOK_RETRY_SCHEDULE: '0,1,2,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3',
+};
+
+/**
+ * The receiver: it appends `path webhook-id petId` for each delivery to /tmp/received as it arrives,
+ * then answers 204 (after 300 ms on /slow, so that deliveries are in flight when a replica is killed).
+ */
+const RECEIVER = `
+  const { createServer } = await import('node:http');
+  const { appendFileSync } = await import('node:fs');
+  createServer(async (request, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    appendFileSync('/tmp/received', request.url + ' ' + request.headers['webhook-id'] + ' ' + JSON.parse(body).data.object.id + '\\n');
+    setTimeout(() => response.writeHead(204).end(), request.url === '/slow' ? 300 : 0);
+  }).listen(8080);`;
+
+export interface Delivery {
+  readonly webhookId: string;
+  readonly petId: number;
+}
+
+export interface WebhookReceiver {
+  /** The container's id: `docker stop` / `docker start` it to take the receiver down and back. */
+  readonly container: string;
+  /** What arrived on `path` (e.g. /once), in order of arrival. */
+  received(path: string): Promise<Delivery[]>;
+  /** Waits until every pet of `petIds` has arrived on `path`, or `timeoutMs` passed; answers what arrived there. */
+  allArrived(path: string, petIds: readonly number[], timeoutMs: number): Promise<Delivery[]>;
+  remove(): Promise<void>;
+}
+
+/** A webhook receiver at http://receiver:8080 in the stack's network, reached by the tests only through `docker exec`. */
+export async function startWebhookReceiver(stack: ComposeStack): Promise<WebhookReceiver> {
+  const network = `${stack.project}_default`;
+  const container = await docker([
+    'run',
+    '--detach',
+    '--network',
+    network,
+    '--network-alias',
+    'receiver',
+    stack.image,
+    'node',
+    '--input-type=module',
+    '-e',
+    RECEIVER,
+  ]);
+  const received = async (path: string) =>
+    (await docker(['exec', container, 'sh', '-c', 'cat /tmp/received 2>/dev/null || true']))
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter(([at]) => at === path)
+      .map(([, webhookId, petId]) => ({ webhookId, petId: Number(petId) }));
+  return {
+    container,
+    received,
+    async allArrived(path, petIds, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const deliveries = await received(path);
+        const arrived = new Set(deliveries.map(({ petId }) => petId));
+        if (petIds.every((id) => arrived.has(id)) || Date.now() > deadline) return deliveries;
+        await sleep(1_000);
+      }
+    },
+    remove: async () => void (await docker(['rm', '--force', container]).catch(() => '')),
+  };
+}
+
+/** Each pet's webhook-ids: one each, duplicates included, when every delivery of an event carries its id. */
+export function webhookIdsByPet(deliveries: readonly Delivery[]): Map<number, Set<string>> {
+  const byPet = new Map<number, Set<string>>();
+  for (const { petId, webhookId } of deliveries) byPet.set(petId, (byPet.get(petId) ?? new Set()).add(webhookId));
+  return byPet;
+}
