@@ -2,12 +2,23 @@
  * The stack on a three-node Galera cluster (docker-compose.yml with docker-compose.cluster.yml),
  * checked from outside through nginx's port on 127.0.0.1, and the faults it is built for: the node
  * taking the writes killed under keyed creates, twice, each coming back and catching up; the proxy
- * holding the most of the service's connections killed likewise; then two nodes of three gone at once. Whatever happens, `docker compose down -v` removes what the run made.
+ * holding the most of the service's connections killed likewise; then two nodes of three gone at once.
+ * Every pet.created is sent to a webhook receiver throughout: after each node kill, every acknowledged
+ * create's event has arrived, and none for a create that was not stored. Whatever happens, `docker compose down -v` removes what the run made.
  * The figures are printed at the end and written to .test-logs/cluster.json.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { ComposeStack, docker, reportFigures, sleep } from '../containers/support/compose-stack.js';
+import {
+  ComposeStack,
+  docker,
+  reportFigures,
+  sleep,
+  startWebhookReceiver,
+  WEBHOOK_ENV,
+  type WebhookReceiver,
+  webhookIdsByPet,
+} from '../containers/support/compose-stack.js';
 import { freePort } from '../e2e/support/free-port.js';
 
 const NODES = ['db1', 'db2', 'db3'] as const;
@@ -30,6 +41,8 @@ const figures: Record<string, unknown> = {};
 const rootPassword = randomBytes(16).toString('hex');
 let stack: ComposeStack;
 let key: string;
+/** Every pet.created goes to http://receiver:8080/cluster, through every fault of the run. */
+let receiver: WebhookReceiver;
 
 /** A statement run on one node as root, its rows as tab-separated text. */
 async function sql(node: Node, statement: string): Promise<string> {
@@ -214,14 +227,22 @@ async function expectKeyedCreatesSurvived(prefix: string, creates: KeyedCreate[]
 beforeAll(async () => {
   stack = new ComposeStack(await freePort(), ['docker-compose.cluster.yml']);
   key = stack.apiKeys[0];
-  await stack.prepare({ RATE_LIMIT_PER_MINUTE: '1000000', MYSQL_ROOT_PASSWORD: rootPassword });
+  await stack.prepare({ RATE_LIMIT_PER_MINUTE: '1000000', MYSQL_ROOT_PASSWORD: rootPassword, ...WEBHOOK_ENV });
   await stack.compose(['build', 'api'], { timeoutMs: 900_000 });
   const started = Date.now();
   await stack.compose(['up', '--detach', '--wait', '--no-build'], { timeoutMs: 900_000 });
   figures.upToHealthySeconds = Math.round((Date.now() - started) / 100) / 10;
+  receiver = await startWebhookReceiver(stack);
+  const endpoint = await fetch(`${stack.base}/v1/webhook-endpoints`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url: 'http://receiver:8080/cluster', events: ['pet.created'] }),
+  });
+  if (endpoint.status !== 201) throw new Error(`the webhook endpoint was not created: ${endpoint.status} ${await endpoint.text()}`);
 }, 1_200_000);
 
 afterAll(async () => {
+  await receiver?.remove();
   await stack?.down();
   await reportFigures('cluster', figures);
 }, 180_000);
@@ -301,9 +322,23 @@ describe.each([1, 2])('the node taking the writes killed under keyed creates (ro
       rowsOnEachNode: content,
     };
 
+    // Each acknowledged create's event reached the receiver, at least once and under one webhook-id;
+    // none came for a create that was not stored (rolled back with the node, or lost a conflict).
+    const acknowledged = creates.filter((create) => create.acknowledged).map((create) => create.acknowledged!.id);
+    const deliveries = await receiver.allArrived('/cluster', acknowledged, 180_000);
+    const byPet = webhookIdsByPet(deliveries);
+    const stored = new Set((await allPets()).map(({ id }) => id));
+    figures[`killedWriter${round}`] = {
+      ...(figures[`killedWriter${round}`] as object),
+      webhooks: { deliveries: deliveries.length, pets: byPet.size, duplicates: deliveries.length - byPet.size },
+    };
+
     expect(newWriter).not.toBe(victim);
     outcome.expectations();
     expect(new Set(Object.values(content)).size).toBe(1);
+    expect(acknowledged.filter((id) => !byPet.has(id))).toEqual([]);
+    expect([...byPet.keys()].filter((id) => !stored.has(id))).toEqual([]);
+    expect([...byPet.values()].filter((webhookIds) => webhookIds.size > 1)).toEqual([]);
   }, 480_000);
 });
 
