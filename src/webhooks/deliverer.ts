@@ -61,11 +61,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly metrics: DeliveryMetrics,
     outbox: Outbox,
   ) {
-    this.sender = new WebhookSender(
-      new AddressPolicy(config.webhooks.allowedNetworks),
-      config.webhooks.attemptTimeoutMs,
-      MAX_IN_FLIGHT_PER_ENDPOINT,
-    );
+    this.sender = new WebhookSender(new AddressPolicy(config.webhooks.allowedNetworks), config.webhooks.attemptTimeoutMs, MAX_IN_FLIGHT);
     outbox.onCommitted(() => this.wake());
   }
 
@@ -132,9 +128,13 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private async claim(endpoints: readonly StoredEndpoint[], now: Date): Promise<ClaimedDelivery[]> {
     const room = MAX_IN_FLIGHT - this.inFlightTotal;
-    const open = endpoints.filter(({ rowId }) => (this.inFlight.get(rowId) ?? 0) < MAX_IN_FLIGHT_PER_ENDPOINT).map(({ rowId }) => rowId);
+    const rooms = new Map<number, number>();
+    for (const { rowId } of endpoints) {
+      const left = MAX_IN_FLIGHT_PER_ENDPOINT - (this.inFlight.get(rowId) ?? 0);
+      if (left > 0) rooms.set(rowId, left);
+    }
     const lease = new Date(now.getTime() + this.config.webhooks.attemptTimeoutMs + LEASE_MARGIN_MS);
-    return this.deliveries.claim(open, now, lease, room);
+    return this.deliveries.claim(rooms, now, lease, room);
   }
 
   /** Starts the attempts, keeping each endpoint within its share; answers whether the batch was full. */

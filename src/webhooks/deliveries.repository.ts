@@ -67,8 +67,10 @@ const DELIVERIES_PER_INSERT = 500;
 const INSERT_DELIVERY =
   "INSERT INTO webhook_deliveries (event_id, endpoint_id, state, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)";
 const DUE =
-  "SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) " +
+  "SELECT id, endpoint_id AS endpointRowId FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) " +
   'AND endpoint_id IN (%ENDPOINTS%) ORDER BY next_attempt_at LIMIT ?';
+/** How many due rows a claim looks at per delivery it may take. */
+const CANDIDATES_PER_CLAIM = 4;
 const CLAIMED =
   'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, ' +
   'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ?';
@@ -158,23 +160,31 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Claims up to `limit` deliveries that are due, to the endpoints given (enabled ones with room),
-   * until `leaseUntil`; answers them with their event.
+   * Claims up to `limit` deliveries that are due, at most `rooms.get(endpoint)` to each endpoint given
+   * (enabled ones with room), until `leaseUntil`; answers them with their event. More rows than
+   * claimed are looked at, so that one endpoint's backlog at the head of the queue does not keep
+   * another's out of the batch.
    */
-  async claim(endpointRowIds: readonly number[], now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
-    if (endpointRowIds.length === 0 || limit <= 0) return [];
+  async claim(rooms: ReadonlyMap<number, number>, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    if (rooms.size === 0 || limit <= 0) return [];
     const token = randomBytes(12).toString('base64url');
     const claimed = await this.dataSource.transaction(async (manager) => {
-      const due: { id: number }[] = await manager.query(DUE.replace('%ENDPOINTS%', endpointRowIds.map(() => '?').join(', ')) + this.lock, [
-        this.dialect.datetime(now),
-        this.dialect.datetime(now),
-        ...endpointRowIds,
-        limit,
-      ]);
+      const candidates: { id: number; endpointRowId: number }[] = await manager.query(
+        DUE.replace('%ENDPOINTS%', [...rooms.keys()].map(() => '?').join(', ')) + this.lock,
+        [this.dialect.datetime(now), this.dialect.datetime(now), ...rooms.keys(), limit * CANDIDATES_PER_CLAIM],
+      );
+      const left = new Map(rooms);
+      const due: number[] = [];
+      for (const { id, endpointRowId } of candidates) {
+        const room = left.get(Number(endpointRowId)) ?? 0;
+        if (room === 0 || due.length === limit) continue;
+        left.set(Number(endpointRowId), room - 1);
+        due.push(id);
+      }
       if (due.length === 0) return 0;
       await manager.query(
         `UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (${due.map(() => '?').join(', ')})`,
-        [this.dialect.datetime(leaseUntil), token, ...due.map(({ id }) => id)],
+        [this.dialect.datetime(leaseUntil), token, ...due],
       );
       return due.length;
     });

@@ -82,9 +82,11 @@ export class WebhookSender {
   constructor(
     private readonly policy: AddressPolicy,
     private readonly timeoutMs: number,
-    connectionsPerHost: number,
+    maxConnections: number,
   ) {
-    const options = { keepAlive: true, maxSockets: connectionsPerHost, maxFreeSockets: connectionsPerHost, timeout: IDLE_CONNECTION_MS };
+    // Not capped per host below the deliverer's own bound: two endpoints on one host (a receiving
+    // service for many customers) must not queue behind each other's slow answers.
+    const options = { keepAlive: true, maxSockets: maxConnections, maxFreeSockets: 4, timeout: IDLE_CONNECTION_MS };
     this.agents = { 'http:': new HttpAgent(options), 'https:': new HttpsAgent(options) };
   }
 

@@ -279,6 +279,37 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     );
   });
 
+  it('lets an endpoint that never answers hold no more than its share: another endpoint gets every event at once', async () => {
+    let answering: Reply = 500;
+    const stuck = await endpointAt('/never', ['pet.created'], () => answering);
+    await endpointAt('/prompt', ['order.placed']);
+    const started = new Date().toISOString();
+    const pets = [];
+    for (let i = 0; i < 24; i++) pets.push(await createPet(`Crowd ${i}`));
+    await eventually(
+      () => ctx.http().get(`/v1/webhook-endpoints/${stuck.id}`).set(AUTH),
+      (r) => r.body.enabled === false,
+    );
+    // Its 24 deliveries due again at once, to an endpoint that now never answers: were its share
+    // not capped in each claim, they would fill every slot for the 1.5 s time-out.
+    answering = 'hang';
+    expect((await ctx.http().post(`/v1/webhook-endpoints/${stuck.id}/enable`).set(AUTH)).status).toBe(200);
+    const recovered = await ctx.http().post(`/v1/webhook-endpoints/${stuck.id}/recover`).set(AUTH).send({ since: started });
+    // Those that failed are queued again; the rest were still pending, due again now it is enabled.
+    expect(recovered.body.queued).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const placedAt = new Map<number, number>();
+    for (const pet of pets.slice(0, 5)) {
+      const order = await ctx.http().post('/v1/store/orders').set(AUTH).send({ petId: pet.id, quantity: 1 });
+      expect(order.status).toBe(201);
+      placedAt.set(order.body.id, Date.now());
+    }
+    const prompt = await receiver.waitFor('/prompt', 5);
+    const lateness = prompt.map((delivery) => delivery.at - placedAt.get(JSON.parse(delivery.body).data.object.id)!);
+    expect(Math.max(...lateness)).toBeLessThan(1_000);
+    expect((await ctx.http().delete(`/v1/webhook-endpoints/${stuck.id}`).set(AUTH)).status).toBe(204);
+  });
+
   it('counts attempts by outcome with their latency, deliveries ended and the backlog, in /metrics', async () => {
     await endpointAt('/metered', ['pet.created'], (nth) => (nth === 0 ? 500 : 200));
     const stuck = await endpointAt('/stuck', ['pet.created'], () => 'hang');

@@ -6,6 +6,8 @@ export interface Received {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** When it arrived (Date.now()). */
+  readonly at: number;
 }
 
 /** What the receiver does with the nth request (from 0) to a path: answer a status, or something worse. */
@@ -30,7 +32,7 @@ export async function startReceiver(plan: (path: string, nth: number) => Reply =
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = request.url ?? '/';
     const nth = received.filter((delivery) => delivery.path === path).length;
-    received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+    received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
     const reply = plan(path, nth);
     open.add(response);
     response.on('close', () => open.delete(response));
