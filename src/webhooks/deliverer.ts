@@ -43,7 +43,8 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   private timer?: NodeJS.Timeout;
   private nextPassAt = 0;
   private running = false;
-  private again = false;
+  /** When a wake came during a pass: how soon it asked for the next one. */
+  private againIn?: number;
   private stopped = true;
   private lastPurge = 0;
   private lastFailureLogged = 0;
@@ -80,11 +81,11 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     this.sender.close();
   }
 
-  /** Looks at the outbox within WAKE_DELAY_MS (after the pass under way, if one is). */
-  wake(): void {
+  /** Looks at the outbox within `delayMs` (after the pass under way, if one is). */
+  wake(delayMs = WAKE_DELAY_MS): void {
     if (this.stopped) return;
-    if (this.running) this.again = true;
-    else this.schedule(WAKE_DELAY_MS);
+    if (this.running) this.againIn = Math.min(this.againIn ?? delayMs, delayMs);
+    else this.schedule(delayMs);
   }
 
   /** Runs a pass in `delayMs`, unless one is due sooner. */
@@ -121,8 +122,8 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       }
     } finally {
       this.running = false;
-      if (!this.stopped) this.schedule(busy ? 0 : this.again ? WAKE_DELAY_MS : POLL_MS);
-      this.again = false;
+      if (!this.stopped) this.schedule(busy ? 0 : (this.againIn ?? POLL_MS));
+      this.againIn = undefined;
     }
   }
 
@@ -149,7 +150,8 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
         this.inFlight.set(endpoint.rowId, (this.inFlight.get(endpoint.rowId) ?? 1) - 1);
         this.inFlightTotal--;
         this.attempts.delete(attempt);
-        this.wake();
+        // A slot is free: claim the next delivery at once (the slot would otherwise wait out the wake delay).
+        this.wake(0);
       });
       this.attempts.add(attempt);
     }
