@@ -41,6 +41,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   private readonly inFlight = new Map<number, number>();
   private inFlightTotal = 0;
   private timer?: NodeJS.Timeout;
+  private passing?: Promise<void>;
   private nextPassAt = 0;
   private running = false;
   /** When a wake came during a pass: how soon it asked for the next one. */
@@ -77,7 +78,9 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    await this.passing;
     await Promise.allSettled([...this.attempts]);
+    await this.recording;
     this.sender.close();
   }
 
@@ -96,7 +99,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     this.nextPassAt = at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.pass();
+      this.passing = this.pass();
     }, delayMs);
     this.timer.unref();
   }
@@ -115,8 +118,9 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
         await this.deliveries.purge(new Date(now.getTime() - EVENTS_KEPT_MS));
       }
     } catch (error) {
-      // The database is down or refused: the work stays in it, and the next pass tries again.
-      if (Date.now() - this.lastFailureLogged > 60_000) {
+      // The database is down or refused: the work stays in it, and the next pass tries again. While
+      // the service stops, its pool may close under a pass: nothing to say then.
+      if (!this.stopped && Date.now() - this.lastFailureLogged > 60_000) {
         this.lastFailureLogged = Date.now();
         this.logger.warn(`webhook delivery paused: ${error instanceof Error ? error.message : String(error)}`);
       }
