@@ -14,6 +14,13 @@ export const MAX_IN_FLIGHT = 16;
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 /** How often the outbox is looked at when nothing woke the deliverer. */
 const POLL_MS = 500;
+/** Events fanned out per pass at most. */
+const DISPATCH_BATCH = 200;
+/**
+ * A pass that only claims (a slot was freed) uses the endpoints read by the last pass this young: a
+ * read per freed slot was a query per delivery. Changes made through this instance drop it at once.
+ */
+const ENDPOINTS_FRESH_MS = 100;
 /**
  * A commit wakes the deliverer this soon, not at once: under load, the events of many creates are
  * fanned out by one pass (a pass per create cost createPet a fifth of its throughput).
@@ -25,6 +32,13 @@ const EVENTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 export const USER_AGENT = 'petstore-webhooks/1';
 const SUCCESS_WRITE_EVERY_MS = 1000;
+/**
+ * Attempts are recorded in batches: those ending this close together go in one transaction (a
+ * transaction per one or two attempts was most of delivery's cost in the database).
+ */
+const RECORD_DELAY_MS = 10;
+/** Attempts per recording transaction at most; no more are claimed while this many wait to be recorded. */
+const RECORD_BATCH = 64;
 
 /**
  * Delivers the outbox's events to webhook endpoints, in every instance beside the API (the work is a
@@ -43,6 +57,10 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   private timer?: NodeJS.Timeout;
   private passing?: Promise<void>;
   private nextPassAt = 0;
+  /** When the next pass fans out new events (a commit, an API call or the poll asked for it). */
+  private dispatchDueAt = 0;
+  private known?: { at: number; endpoints: readonly StoredEndpoint[] };
+  private endpointsChangedAt = 0;
   private running = false;
   /** When a wake came during a pass: how soon it asked for the next one. */
   private againIn?: number;
@@ -86,6 +104,17 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
 
   /** Looks at the outbox within `delayMs` (after the pass under way, if one is). */
   wake(delayMs = WAKE_DELAY_MS): void {
+    this.dispatchDueAt = Math.min(this.dispatchDueAt, Date.now() + delayMs);
+    this.soon(delayMs);
+  }
+
+  /** An endpoint was changed (disabled, deleted, its secret rotated): the next pass reads them again. */
+  endpointsChanged(): void {
+    this.endpointsChangedAt = Date.now();
+  }
+
+  /** Runs a pass within `delayMs`, after the one under way if one is. */
+  private soon(delayMs: number): void {
     if (this.stopped) return;
     if (this.running) this.againIn = Math.min(this.againIn ?? delayMs, delayMs);
     else this.schedule(delayMs);
@@ -93,14 +122,15 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
 
   /** Runs a pass in `delayMs`, unless one is due sooner. */
   private schedule(delayMs: number): void {
-    const at = Date.now() + delayMs;
+    const now = Date.now();
+    const at = now + delayMs;
     if (this.timer && this.nextPassAt <= at) return;
     clearTimeout(this.timer);
     this.nextPassAt = at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.passing = this.pass();
-    }, delayMs);
+    }, at - now);
     this.timer.unref();
   }
 
@@ -110,8 +140,15 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     let busy = false;
     try {
       const now = new Date(this.clock.now());
-      const endpoints = await this.endpoints.enabled();
-      busy = (await this.deliveries.dispatch(endpoints, now, 200)) === 200;
+      // Fanning out is done when asked for, not by every pass: a pass per freed slot would be a
+      // transaction per delivery, most of them finding nothing new.
+      const dispatching = Date.now() >= this.dispatchDueAt;
+      const endpoints = await this.enabledEndpoints(dispatching);
+      if (dispatching) {
+        this.dispatchDueAt = Date.now() + POLL_MS;
+        busy = (await this.deliveries.dispatch(endpoints, now, DISPATCH_BATCH)) === DISPATCH_BATCH;
+        if (busy) this.dispatchDueAt = 0;
+      }
       busy = this.start(endpoints, await this.claim(endpoints, now)) || busy;
       if (now.getTime() - this.lastPurge > PURGE_EVERY_MS) {
         this.lastPurge = now.getTime();
@@ -126,12 +163,26 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       }
     } finally {
       this.running = false;
-      if (!this.stopped) this.schedule(busy ? 0 : (this.againIn ?? POLL_MS));
+      if (!this.stopped) this.schedule(busy ? 0 : Math.min(this.againIn ?? POLL_MS, Math.max(0, this.dispatchDueAt - Date.now())));
       this.againIn = undefined;
     }
   }
 
+  /** The enabled endpoints: read again when fanning out (which must see every change) or when the last read is stale. */
+  private async enabledEndpoints(fresh: boolean): Promise<readonly StoredEndpoint[]> {
+    const known = this.known;
+    if (fresh || !known || Date.now() - known.at > ENDPOINTS_FRESH_MS || known.at <= this.endpointsChangedAt) {
+      // Stamped with when the read began: a change made while it ran makes it stale.
+      const at = Date.now();
+      const endpoints = await this.endpoints.enabled();
+      this.known = { at, endpoints };
+      return endpoints;
+    }
+    return known.endpoints;
+  }
+
   private async claim(endpoints: readonly StoredEndpoint[], now: Date): Promise<ClaimedDelivery[]> {
+    if (this.unrecorded.length >= RECORD_BATCH) return [];
     const room = MAX_IN_FLIGHT - this.inFlightTotal;
     const rooms = new Map<number, number>();
     for (const { rowId } of endpoints) {
@@ -150,19 +201,21 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       if (!endpoint) continue;
       this.inFlight.set(endpoint.rowId, (this.inFlight.get(endpoint.rowId) ?? 0) + 1);
       this.inFlightTotal++;
-      const attempt = this.attempt(delivery, endpoint).finally(() => {
+      // The slot is free once the request is over; recording it goes on beside the next attempts.
+      const sent = this.send(delivery, endpoint).finally(() => {
         this.inFlight.set(endpoint.rowId, (this.inFlight.get(endpoint.rowId) ?? 1) - 1);
         this.inFlightTotal--;
-        this.attempts.delete(attempt);
-        // A slot is free: claim the next delivery at once (the slot would otherwise wait out the wake delay).
-        this.wake(0);
+        // Claim the next delivery at once (the slot would otherwise wait out the wake delay).
+        this.soon(0);
       });
+      const attempt = sent.then((finished) => this.settle(finished, endpoint)).finally(() => this.attempts.delete(attempt));
       this.attempts.add(attempt);
     }
     return claimed.length > 0 && this.inFlightTotal < MAX_IN_FLIGHT;
   }
 
-  private async attempt(delivery: ClaimedDelivery, endpoint: StoredEndpoint): Promise<void> {
+  /** Makes the attempt; answers it with what follows from it. */
+  private async send(delivery: ClaimedDelivery, endpoint: StoredEndpoint): Promise<FinishedAttempt> {
     const attemptedAt = new Date(this.clock.now());
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const secrets = [endpoint.secret];
@@ -181,25 +234,27 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     );
     const counted = outcomeOf(outcome);
     this.metrics.attempted(counted, outcome.durationMs);
-    const ok = counted === 'delivered';
-    const gone = counted === 'gone';
-    const result = this.next(delivery, ok, gone, attemptedAt);
+    return {
+      delivery,
+      attempt: {
+        attemptedAt,
+        status: outcome.status ?? null,
+        durationMs: outcome.durationMs,
+        error: outcome.error?.slice(0, 255) ?? null,
+        responseBody: outcome.excerpt ?? null,
+      },
+      result: this.next(delivery, counted === 'delivered', counted === 'gone', attemptedAt),
+    };
+  }
+
+  /** Records the attempt, and acts on what follows: the endpoint's last success, or disabling it. */
+  private async settle(finished: FinishedAttempt, endpoint: StoredEndpoint): Promise<void> {
+    const { delivery, attempt, result } = finished;
     try {
-      const stillOurs = await this.record({
-        delivery,
-        attempt: {
-          attemptedAt,
-          status: outcome.status ?? null,
-          durationMs: outcome.durationMs,
-          error: outcome.error?.slice(0, 255) ?? null,
-          responseBody: outcome.excerpt ?? null,
-        },
-        result,
-      });
-      if (!stillOurs) return;
+      if (!(await this.record(finished))) return;
       if (result.kind !== 'retry') this.metrics.deliveryEnded(result.kind);
-      if (ok) await this.recordSuccess(endpoint, attemptedAt);
-      else if (gone) await this.disable(endpoint, 'The endpoint answered 410 Gone.');
+      if (result.kind === 'delivered') await this.recordSuccess(endpoint, attempt.attemptedAt);
+      else if (attempt.status === 410) await this.disable(endpoint, 'The endpoint answered 410 Gone.');
       else if (result.kind === 'failed') await this.disableIfFailingSince(endpoint, delivery.eventCreatedAt);
     } catch (error) {
       // Not recorded: the claim expires and the attempt is made again (a duplicate, same webhook-id).
@@ -208,8 +263,9 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
-   * Queues an attempt to be recorded; attempts that finish while a batch is being written go in the
-   * next one. Answers whether the claim was still this instance's.
+   * Queues an attempt to be recorded: the attempts that end within RECORD_DELAY_MS of it are written
+   * with it, in one transaction, and those ending while a batch is written go in the next. Answers
+   * whether the claim was still this instance's.
    */
   private record(finished: FinishedAttempt): Promise<boolean> {
     return new Promise((resolve, reject) => {
@@ -220,8 +276,9 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private async recordQueued(): Promise<void> {
     try {
+      await new Promise((resolve) => setTimeout(resolve, RECORD_DELAY_MS));
       while (this.unrecorded.length > 0) {
-        const batch = this.unrecorded.splice(0, MAX_IN_FLIGHT);
+        const batch = this.unrecorded.splice(0, RECORD_BATCH);
         try {
           const ours = await this.deliveries.finish(batch.map(({ finished }) => finished));
           batch.forEach(({ resolve }, at) => resolve(ours[at]));
@@ -231,6 +288,8 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       }
     } finally {
       this.recording = undefined;
+      // Claims wait while too many attempts are unrecorded (claim()); they may go on now.
+      this.soon(0);
     }
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { subscribes, type WebhookEvent } from './event-types.js';
@@ -77,6 +77,8 @@ const CLAIMED =
 const ATTEMPTS = 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES ';
 const DELIVERED =
   "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
+const DELIVERED_ALL =
+  "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id IN";
 const RETRY =
   'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?';
 const FAILED =
@@ -101,6 +103,9 @@ const OLDEST_UNDISPATCHED = 'SELECT created_at AS createdAt FROM events WHERE di
 const DUE_NOW =
   'SELECT COUNT(*) AS due, MIN(d.next_attempt_at) AS oldest FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ' +
   "WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?) AND w.enabled = 1";
+
+/** A batch's claim was taken over meanwhile: written again row by row. */
+class ClaimLost extends Error {}
 
 /**
  * The outbox read by state, and the deliveries it fans out to. A claim is a lease: a token and a
@@ -214,8 +219,31 @@ export class DeliveriesRepository {
    */
   async finish(finished: readonly FinishedAttempt[]): Promise<boolean[]> {
     // A batch that lost a Galera write conflict was rolled back whole: written again, not left to expire.
-    return retryingWriteConflicts(() =>
-      this.dataSource.transaction(async (manager) => {
+    return retryingWriteConflicts(async () => {
+      const delivered = finished.filter(({ result }) => result.kind === 'delivered');
+      // The usual batch, every attempt delivered and every claim still held: one update for all.
+      if (delivered.length === finished.length && finished.length > 1) {
+        const ours = await this.dataSource
+          .transaction(async (manager) => {
+            const ids = finished.map(({ delivery }) => delivery.id);
+            const tokens = [...new Set(finished.map(({ delivery }) => delivery.claimToken))];
+            const changed = await this.dialect.changedRows(
+              manager,
+              `${DELIVERED_ALL} (${ids.map(() => '?').join(', ')}) AND claim_token IN (${tokens.map(() => '?').join(', ')})`,
+              [...ids, ...tokens],
+            );
+            if (changed !== finished.length) throw new ClaimLost();
+            await this.insertAttempts(manager, finished);
+            return finished.map(() => true);
+          })
+          .catch((error: unknown) => {
+            if (error instanceof ClaimLost) return undefined;
+            throw error;
+          });
+        if (ours) return ours;
+      }
+      // One row at a time, to tell which claims were still held (one was taken over, or not all delivered).
+      return this.dataSource.transaction(async (manager) => {
         const ours: boolean[] = [];
         for (const { delivery, result } of finished) {
           const parameters = [delivery.id, delivery.claimToken];
@@ -226,19 +254,23 @@ export class DeliveriesRepository {
           );
           ours.push(changed === 1);
         }
-        await manager.query(
-          ATTEMPTS + finished.map(() => '(?, ?, ?, ?, ?, ?)').join(', '),
-          finished.flatMap(({ delivery, attempt }) => [
-            delivery.id,
-            this.dialect.datetime(attempt.attemptedAt),
-            attempt.status,
-            attempt.durationMs,
-            attempt.error,
-            attempt.responseBody,
-          ]),
-        );
+        await this.insertAttempts(manager, finished);
         return ours;
-      }),
+      });
+    });
+  }
+
+  private async insertAttempts(manager: EntityManager, finished: readonly FinishedAttempt[]): Promise<void> {
+    await manager.query(
+      ATTEMPTS + finished.map(() => '(?, ?, ?, ?, ?, ?)').join(', '),
+      finished.flatMap(({ delivery, attempt }) => [
+        delivery.id,
+        this.dialect.datetime(attempt.attemptedAt),
+        attempt.status,
+        attempt.durationMs,
+        attempt.error,
+        attempt.responseBody,
+      ]),
     );
   }
 

@@ -69,11 +69,13 @@ export class WebhooksService {
 
   async deleteEndpoint(id: string): Promise<void> {
     if (!(await this.endpoints.delete(id))) throw new WebhookEndpointNotFoundException(id);
+    this.deliverer.endpointsChanged();
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<WebhookEndpointDto> {
     if (!(await this.endpoints.setEnabled(id, enabled, enabled ? null : 'Disabled through the API.')))
       throw new WebhookEndpointNotFoundException(id);
+    this.deliverer.endpointsChanged();
     if (enabled) this.deliverer.wake();
     return this.getEndpoint(id);
   }
@@ -82,6 +84,7 @@ export class WebhooksService {
     const secret = newSigningSecret();
     const overlapUntil = new Date(this.clock.now() + SECRET_OVERLAP_MS);
     if (!(await this.endpoints.rotate(id, secret, overlapUntil))) throw new WebhookEndpointNotFoundException(id);
+    this.deliverer.endpointsChanged();
     return { secret, previousSecretExpiresAt: overlapUntil.toISOString() };
   }
 
