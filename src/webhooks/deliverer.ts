@@ -9,9 +9,9 @@ import { signatureHeader } from './signature.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 
 /** Deliveries in flight from one instance at most; each holds one socket and at most 64 KiB. */
-export const MAX_IN_FLIGHT = 16;
+export const MAX_IN_FLIGHT = 32;
 /** Per endpoint, so that one that always times out holds at most this many of the slots. */
-export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 8;
 /** How often the outbox is looked at when nothing woke the deliverer. */
 const POLL_MS = 500;
 /** Events fanned out per pass at most. */
