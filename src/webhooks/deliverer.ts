@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
@@ -14,6 +15,13 @@ export const MAX_IN_FLIGHT = 32;
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 8;
 /** How often the outbox is looked at when nothing woke the deliverer. */
 const POLL_MS = 500;
+/**
+ * Requests come first: while the event loop was busier than this over the last sample, deliveries
+ * yield (a pass at most every YIELD_MS) and the outbox keeps the rest until the load eases.
+ */
+const BUSY_LOOP = 0.9;
+const LOOP_SAMPLE_MS = 100;
+const YIELD_MS = 100;
 /** Events fanned out per pass at most. */
 const DISPATCH_BATCH = 200;
 /**
@@ -55,6 +63,9 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   private readonly inFlight = new Map<number, number>();
   private inFlightTotal = 0;
   private timer?: NodeJS.Timeout;
+  private loopSampler?: NodeJS.Timeout;
+  private yielding = false;
+  private lastPassAt = 0;
   private passing?: Promise<void>;
   private nextPassAt = 0;
   /** When the next pass fans out new events (a commit, an API call or the poll asked for it). */
@@ -88,12 +99,20 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   onApplicationBootstrap(): void {
     if (!this.config.webhooks.deliver) return;
     this.stopped = false;
+    let sampled = performance.eventLoopUtilization();
+    this.loopSampler = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      this.yielding = performance.eventLoopUtilization(now, sampled).utilization > BUSY_LOOP;
+      sampled = now;
+    }, LOOP_SAMPLE_MS);
+    this.loopSampler.unref();
     this.schedule(0);
   }
 
   /** Stops claiming; attempts under way finish (each within its time-out) or their claims expire. */
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.loopSampler);
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.passing;
@@ -120,10 +139,10 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     else this.schedule(delayMs);
   }
 
-  /** Runs a pass in `delayMs`, unless one is due sooner. */
+  /** Runs a pass in `delayMs`, unless one is due sooner; no sooner than YIELD_MS after the last while requests keep the loop busy. */
   private schedule(delayMs: number): void {
     const now = Date.now();
-    const at = now + delayMs;
+    const at = Math.max(now + delayMs, this.yielding ? this.lastPassAt + YIELD_MS : 0);
     if (this.timer && this.nextPassAt <= at) return;
     clearTimeout(this.timer);
     this.nextPassAt = at;
@@ -137,6 +156,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   private async pass(): Promise<void> {
     if (this.stopped || this.running) return;
     this.running = true;
+    this.lastPassAt = Date.now();
     let busy = false;
     try {
       const now = new Date(this.clock.now());
