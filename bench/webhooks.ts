@@ -27,7 +27,7 @@ const DOWN_SECONDS = Number(process.env.BENCH_WEBHOOK_DOWN_SECONDS ?? 600);
 const SCHEDULE = [0, 5, 30, ...Array.from({ length: Math.ceil(DOWN_SECONDS / 60) + 2 }, () => 60)].join(',');
 
 export interface WebhookFigures {
-  createPet: { withoutRps: number; withRps: number; ratio: number };
+  createPet: { withoutRps: number; withRps: number; ratio: number; caughtUpSeconds: number };
   firstAttempt: { rate: number; events: number; p50Ms: number; p99Ms: number; maxMs: number };
   deliveriesPerSecond: number;
   outage: { downSeconds: number; events: number; drainSeconds: number };
@@ -188,12 +188,16 @@ export async function webhookBench(server: string): Promise<{ figures: WebhookFi
     await drained();
     const without: number[] = [];
     const withOne: number[] = [];
+    /** How long the deliveries of a round with the endpoint took to finish after it (they yield to requests). */
+    const caughtUp: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       for (const subscribed of r % 2 ? [true, false] : [false, true]) {
         await call('POST', `/webhook-endpoints/${endpoint.id}/${subscribed ? 'enable' : 'disable'}`);
         const { requestsPerSecond } = await load(target, scenario, key, SECONDS);
         (subscribed ? withOne : without).push(requestsPerSecond);
+        const roundEnded = performance.now();
         await drained();
+        if (subscribed) caughtUp.push((performance.now() - roundEnded) / 1000);
       }
     }
     await call('POST', `/webhook-endpoints/${endpoint.id}/enable`);
@@ -238,7 +242,12 @@ export async function webhookBench(server: string): Promise<{ figures: WebhookFi
     const drainSeconds = round((performance.now() - upAt) / 1000, 1);
 
     const figures: WebhookFigures = {
-      createPet: { withoutRps: median(without), withRps: median(withOne), ratio: round(median(ratios)) },
+      createPet: {
+        withoutRps: median(without),
+        withRps: median(withOne),
+        ratio: round(median(ratios)),
+        caughtUpSeconds: round(median(caughtUp), 1),
+      },
       firstAttempt: {
         rate: STEADY_RATE,
         events: delays.length,
@@ -254,7 +263,7 @@ export async function webhookBench(server: string): Promise<{ figures: WebhookFi
     process.stdout.write(
       [
         '',
-        `webhooks: createPet with an endpoint ${figures.createPet.withRps} req/s, without ${figures.createPet.withoutRps} (median ratio ${figures.createPet.ratio})`,
+        `webhooks: createPet with an endpoint ${figures.createPet.withRps} req/s, without ${figures.createPet.withoutRps} (median ratio ${figures.createPet.ratio}); its deliveries done ${figures.createPet.caughtUpSeconds} s after each ${SECONDS} s round`,
         `webhooks: first attempt after the 201 at ${STEADY_RATE}/s: p50 ${figures.firstAttempt.p50Ms} ms, p99 ${figures.firstAttempt.p99Ms} ms, max ${figures.firstAttempt.maxMs} ms (${delays.length} events)`,
         `webhooks: ${deliveriesPerSecond} deliveries a second draining ${BACKLOG} events`,
         `webhooks: receiver down ${DOWN_SECONDS} s (${outage.length} events, schedule ${SCHEDULE}): drained ${drainSeconds} s after it came back`,
