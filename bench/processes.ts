@@ -10,6 +10,22 @@ export function start(command: string[], env: Record<string, string>, cwd = proc
   return child;
 }
 
+/**
+ * The service's environment in every bench: production settings on 127.0.0.1, keys only from the
+ * database, and the rate limiter on (its cost is part of every request) but high enough not to refuse.
+ */
+export function serviceEnvironment(databaseUrl: string, port: number, settings: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    API_KEYS: '',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...settings,
+  };
+}
+
 /** The Node arguments of the start:prod of `dir`'s package.json (`node FLAGS… dist/src/main.js`). */
 export function productionCommand(dir = '.'): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };

@@ -45,7 +45,7 @@ import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../src/auth/api-key-secret.js';
 import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
-import { memory, productionCommand, ready, start } from './processes.js';
+import { memory, productionCommand, ready, serviceEnvironment, start } from './processes.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { webhookBench } from './webhooks.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
@@ -97,15 +97,7 @@ async function main(): Promise<void> {
   try {
     const servicePort = await freePort();
     // As npm start and the Dockerfile run it, memory bounds included: package.json's start:prod.
-    const serviceProcess = start(productionCommand(), {
-      DATABASE_URL: databaseUrl,
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      API_KEYS: '',
-      // The limiter stays on (its cost is part of every request) but high enough not to refuse.
-      RATE_LIMIT_PER_MINUTE: '1000000',
-    });
+    const serviceProcess = start(productionCommand(), serviceEnvironment(databaseUrl, servicePort));
     children.push(serviceProcess);
     await ready(`http://127.0.0.1:${servicePort}/health/live`, serviceProcess);
 
@@ -131,18 +123,7 @@ async function main(): Promise<void> {
     if (against) {
       // The other build on the same database (its migrations are the same or a prefix of ours).
       const beforePort = await freePort();
-      const beforeProcess = start(
-        productionCommand(against),
-        {
-          DATABASE_URL: databaseUrl,
-          PORT: String(beforePort),
-          HOST: '127.0.0.1',
-          NODE_ENV: 'production',
-          API_KEYS: '',
-          RATE_LIMIT_PER_MINUTE: '1000000',
-        },
-        against,
-      );
+      const beforeProcess = start(productionCommand(against), serviceEnvironment(databaseUrl, beforePort), against);
       children.push(beforeProcess);
       await ready(`http://127.0.0.1:${beforePort}/health/live`, beforeProcess);
       targets.push({ name: 'before', base: `http://127.0.0.1:${beforePort}`, process: beforeProcess });
@@ -335,15 +316,7 @@ async function slowClientRun(databaseUrl: string, key: string) {
   const checks: { what: string; ok: boolean }[] = [];
   for (const [allocator, env] of allocators) {
     const port = await freePort();
-    const service = start(productionCommand(), {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      API_KEYS: '',
-      RATE_LIMIT_PER_MINUTE: '0',
-      ...env,
-    });
+    const service = start(productionCommand(), serviceEnvironment(databaseUrl, port, { RATE_LIMIT_PER_MINUTE: '0', ...env }));
     try {
       const base = `http://127.0.0.1:${port}`;
       await ready(`${base}/health/live`, service);

@@ -15,7 +15,7 @@ import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { generateApiKey } from '../src/auth/api-key-secret.js';
 import { freePort } from '../test/e2e/support/free-port.js';
 import { load, median, round, ROUNDS, SECONDS, type Scenario } from './load.js';
-import { memory, productionCommand, ready, start } from './processes.js';
+import { memory, productionCommand, ready, serviceEnvironment, start } from './processes.js';
 
 const TARGETS = { firstAttemptP99Ms: 1000, createPetRatio: 0.9, peakRssMb: 200 };
 const STEADY_RATE = 200;
@@ -127,18 +127,15 @@ export async function webhookBench(server: string): Promise<{ figures: WebhookFi
   const servicePort = await freePort();
   const base = `http://127.0.0.1:${servicePort}`;
   const startService = async (deliver: boolean) => {
-    service = start(productionCommand(), {
-      DATABASE_URL: databaseUrl,
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      API_KEYS: '',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-      WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
-      WEBHOOK_DELIVERY: String(deliver),
-    });
+    service = start(
+      productionCommand(),
+      serviceEnvironment(databaseUrl, servicePort, {
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+        WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
+        WEBHOOK_DELIVERY: String(deliver),
+      }),
+    );
     await ready(`${base}/health/live`, service);
   };
   const stopService = async () => {
