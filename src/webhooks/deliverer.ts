@@ -3,7 +3,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { DeliveriesRepository, type AttemptResult, type ClaimedDelivery, type FinishedAttempt } from './deliveries.repository.js';
-import { DeliveryMetrics, outcomeOf } from './delivery-metrics.js';
+import { type AttemptOutcome, DeliveryMetrics, outcomeOf } from './delivery-metrics.js';
 import { Outbox } from './outbox.js';
 import { AddressPolicy, WebhookSender } from './outbound.js';
 import { signatureHeader } from './signature.js';
@@ -228,14 +228,16 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
         // Claim the next delivery at once (the slot would otherwise wait out the wake delay).
         this.soon(0);
       });
-      const attempt = sent.then((finished) => this.settle(finished, endpoint)).finally(() => this.attempts.delete(attempt));
+      const attempt = sent
+        .then(({ finished, outcome }) => this.settle(finished, outcome, endpoint))
+        .finally(() => this.attempts.delete(attempt));
       this.attempts.add(attempt);
     }
     return claimed.length > 0 && this.inFlightTotal < MAX_IN_FLIGHT;
   }
 
-  /** Makes the attempt; answers it with what follows from it. */
-  private async send(delivery: ClaimedDelivery, endpoint: StoredEndpoint): Promise<FinishedAttempt> {
+  /** Makes the attempt; answers it with what follows from it, and its outcome. */
+  private async send(delivery: ClaimedDelivery, endpoint: StoredEndpoint): Promise<{ finished: FinishedAttempt; outcome: AttemptOutcome }> {
     const attemptedAt = new Date(this.clock.now());
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const secrets = [endpoint.secret];
@@ -254,7 +256,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     );
     const counted = outcomeOf(outcome);
     this.metrics.attempted(counted, outcome.durationMs);
-    return {
+    const finished: FinishedAttempt = {
       delivery,
       attempt: {
         attemptedAt,
@@ -265,16 +267,17 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       },
       result: this.next(delivery, counted === 'delivered', counted === 'gone', attemptedAt),
     };
+    return { finished, outcome: counted };
   }
 
   /** Records the attempt, and acts on what follows: the endpoint's last success, or disabling it. */
-  private async settle(finished: FinishedAttempt, endpoint: StoredEndpoint): Promise<void> {
+  private async settle(finished: FinishedAttempt, outcome: AttemptOutcome, endpoint: StoredEndpoint): Promise<void> {
     const { delivery, attempt, result } = finished;
     try {
       if (!(await this.record(finished))) return;
       if (result.kind !== 'retry') this.metrics.deliveryEnded(result.kind);
       if (result.kind === 'delivered') await this.recordSuccess(endpoint, attempt.attemptedAt);
-      else if (attempt.status === 410) await this.disable(endpoint, 'The endpoint answered 410 Gone.');
+      else if (outcome === 'gone') await this.disable(endpoint, 'The endpoint answered 410 Gone.');
       else if (result.kind === 'failed') await this.disableIfFailingSince(endpoint, delivery.eventCreatedAt);
     } catch (error) {
       // Not recorded: the claim expires and the attempt is made again (a duplicate, same webhook-id).

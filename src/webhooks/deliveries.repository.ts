@@ -75,10 +75,9 @@ const CLAIMED =
   'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, ' +
   'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ? AND d.id IN (%IDS%)';
 const ATTEMPTS = 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES ';
-const DELIVERED =
-  "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
-const DELIVERED_ALL =
-  "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id IN";
+const SET_DELIVERED =
+  "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL";
+const DELIVERED = `${SET_DELIVERED} WHERE id = ? AND claim_token = ?`;
 const RETRY =
   'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?';
 const FAILED =
@@ -103,6 +102,9 @@ const OLDEST_UNDISPATCHED = 'SELECT created_at AS createdAt FROM events WHERE di
 const DUE_NOW =
   'SELECT COUNT(*) AS due, MIN(d.next_attempt_at) AS oldest FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ' +
   "WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?) AND w.enabled = 1";
+
+/** `?, ?, …`: one parameter for each of `values`. */
+const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 /** A batch's claim was taken over meanwhile: written again row by row. */
 class ClaimLost extends Error {}
@@ -157,7 +159,7 @@ export class DeliveriesRepository {
         await manager.query(INSERT_DELIVERIES + batch.map(() => "(?, ?, 'pending', 0, ?)").join(', '), batch.flat());
       }
       await manager.query(
-        `UPDATE events SET dispatched = 1 WHERE id IN (${events.map(() => '?').join(', ')})`,
+        `UPDATE events SET dispatched = 1 WHERE id IN (${placeholders(events)})`,
         events.map(({ id }) => id),
       );
       return events.length;
@@ -175,7 +177,7 @@ export class DeliveriesRepository {
     const token = randomBytes(12).toString('base64url');
     const claimed = await this.dataSource.transaction(async (manager) => {
       const candidates: { id: number; endpointRowId: number }[] = await manager.query(
-        DUE.replace('%ENDPOINTS%', [...rooms.keys()].map(() => '?').join(', ')) + this.lock,
+        DUE.replace('%ENDPOINTS%', placeholders([...rooms.keys()])) + this.lock,
         [this.dialect.datetime(now), this.dialect.datetime(now), ...rooms.keys(), limit * CANDIDATES_PER_CLAIM],
       );
       const left = new Map(rooms);
@@ -187,16 +189,17 @@ export class DeliveriesRepository {
         due.push(id);
       }
       if (due.length === 0) return due;
-      await manager.query(
-        `UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (${due.map(() => '?').join(', ')})`,
-        [this.dialect.datetime(leaseUntil), token, ...due],
-      );
+      await manager.query(`UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (${placeholders(due)})`, [
+        this.dialect.datetime(leaseUntil),
+        token,
+        ...due,
+      ]);
       return due;
     });
     if (claimed.length === 0) return [];
     // Read back by key: claim_token has no index, and a scan of the whole table per claim made
     // delivery slower as the table grew (one replica's rate fell by half at 60,000 deliveries).
-    const rows: Record<string, unknown>[] = await this.dataSource.query(CLAIMED.replace('%IDS%', claimed.map(() => '?').join(', ')), [
+    const rows: Record<string, unknown>[] = await this.dataSource.query(CLAIMED.replace('%IDS%', placeholders(claimed)), [
       token,
       ...claimed,
     ]);
@@ -220,16 +223,15 @@ export class DeliveriesRepository {
   async finish(finished: readonly FinishedAttempt[]): Promise<boolean[]> {
     // A batch that lost a Galera write conflict was rolled back whole: written again, not left to expire.
     return retryingWriteConflicts(async () => {
-      const delivered = finished.filter(({ result }) => result.kind === 'delivered');
       // The usual batch, every attempt delivered and every claim still held: one update for all.
-      if (delivered.length === finished.length && finished.length > 1) {
+      if (finished.length > 1 && finished.every(({ result }) => result.kind === 'delivered')) {
         const ours = await this.dataSource
           .transaction(async (manager) => {
             const ids = finished.map(({ delivery }) => delivery.id);
             const tokens = [...new Set(finished.map(({ delivery }) => delivery.claimToken))];
             const changed = await this.dialect.changedRows(
               manager,
-              `${DELIVERED_ALL} (${ids.map(() => '?').join(', ')}) AND claim_token IN (${tokens.map(() => '?').join(', ')})`,
+              `${SET_DELIVERED} WHERE id IN (${placeholders(ids)}) AND claim_token IN (${placeholders(tokens)})`,
               [...ids, ...tokens],
             );
             if (changed !== finished.length) throw new ClaimLost();
