@@ -43,8 +43,8 @@ import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { generateApiKey } from '../src/auth/api-key-secret.js';
 import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
+import { seedPets, storeBenchKey } from './fixtures.js';
 import { memory, productionCommand, ready, serviceEnvironment, start } from './processes.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { webhookBench } from './webhooks.js';
@@ -66,15 +66,6 @@ interface Target {
   name: 'service' | 'floor' | 'baseline' | 'before';
   base: string;
   process: ChildProcess;
-}
-
-async function seed(pool: mysql.Pool, from: number, to: number): Promise<void> {
-  const statuses = ['available', 'pending', 'sold'];
-  for (let start = from; start < to; start += 10_000) {
-    const rows = [];
-    for (let i = start; i < Math.min(to, start + 10_000); i++) rows.push([`Seeded ${i}`, (i % 50) + 1, statuses[i % 3]]);
-    await pool.query('INSERT INTO pets (name, category_id, status) VALUES ?', [rows]);
-  }
 }
 
 async function main(): Promise<void> {
@@ -101,10 +92,8 @@ async function main(): Promise<void> {
     children.push(serviceProcess);
     await ready(`http://127.0.0.1:${servicePort}/health/live`, serviceProcess);
 
-    // A stored key, as an integrator would have: the service checks it against the hashed key store.
-    const { key, prefix, hash } = generateApiKey();
-    await pool.query('INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES (?, ?, ?, NOW())', ['bench', prefix, hash]);
-    await seed(pool, 0, SEED);
+    const key = await storeBenchKey(pool);
+    await seedPets(pool, 0, SEED);
     // The floor's own copy of the same table and rows, so that its inserts do not grow the service's.
     await admin.query(`CREATE TABLE \`${floorDatabaseName}\`.pets LIKE \`${databaseName}\`.pets`);
     await admin.query(`INSERT INTO \`${floorDatabaseName}\`.pets SELECT * FROM \`${databaseName}\`.pets`);
@@ -396,12 +385,12 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
     for (const scenario of scenarios) figures[scenario.name] = (await alternate([service], scenario, key)).service;
     return { figures, deep };
   };
-  await seed(pool, 0, SEED);
+  await seedPets(pool, 0, SEED);
   await pool.query('ANALYZE TABLE pets');
   const small = await measure(SEED);
   process.stderr.write(`bench: seeding ${SCALE.toLocaleString('en')} pets\n`);
   const seeding = Date.now();
-  await seed(pool, SEED, SCALE);
+  await seedPets(pool, SEED, SCALE);
   await pool.query('ANALYZE TABLE pets');
   process.stderr.write(`bench: seeded in ${round((Date.now() - seeding) / 1000, 1)} s\n`);
   const large = await measure(SCALE);

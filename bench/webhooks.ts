@@ -12,9 +12,9 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
-import { generateApiKey } from '../src/auth/api-key-secret.js';
 import { freePort } from '../test/e2e/support/free-port.js';
 import { load, median, round, ROUNDS, SECONDS, type Scenario } from './load.js';
+import { storeBenchKey } from './fixtures.js';
 import { memory, productionCommand, ready, serviceEnvironment, start } from './processes.js';
 
 const TARGETS = { firstAttemptP99Ms: 1000, createPetRatio: 0.9, peakRssMb: 200 };
@@ -147,8 +147,7 @@ export async function webhookBench(server: string): Promise<{ figures: WebhookFi
   try {
     await receiver.up();
     await startService(true);
-    const { key, prefix, hash } = generateApiKey();
-    await pool.query('INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES (?, ?, ?, NOW())', ['bench', prefix, hash]);
+    const key = await storeBenchKey(pool);
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${base}/v1${path}`, {
         method,
