@@ -28,8 +28,10 @@
  * --against DIR also runs another build of the service (a checkout of another commit, built, with its
  * node_modules) on the same database, loaded in the same alternated rounds: an A/B in one run.
  *
- * --check (npm run bench:check) is the guard against eroding throughput: the service and the floor
- * only, and it fails when a ratio to the floor falls more than 20% below bench/expected.json.
+ * --check (npm run bench:check) reports the service's throughput against the floor's, and fails only
+ * on a collapse no machine explains: a ratio below half the one in bench/expected.json. The ratios
+ * move by a fifth between runs of the same code and with the processor (the floor gains more from a
+ * faster one than the service does), so CI's guard against eroding cost is npm run bench:alloc.
  *
  * Every server's stdout is a pipe the bench reads, as a container runtime reads it: the request log
  * costs what it costs in production.
@@ -59,8 +61,8 @@ const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').
 
 /** bench/expected.json: the ratios to the floor that --check holds the service to. */
 const EXPECTED_FILE = 'bench/expected.json';
-/** How far below its expected ratio an operation may fall before --check fails. */
-const CHECK_TOLERANCE = 0.2;
+/** How far below its expected ratio an operation may fall before --check fails: a collapse, not noise. */
+const CHECK_TOLERANCE = 0.5;
 
 interface Target {
   name: 'service' | 'floor' | 'baseline' | 'before';

@@ -1,0 +1,292 @@
+/**
+ * npm run bench:alloc [-- --record]
+ *
+ * What one request of each operation costs the service, in figures that do not depend on how fast
+ * the machine is: the bytes V8 allocated for it, the bytes of it promoted to the old generation, and
+ * the service process's own CPU time. The service runs as package.json's start:prod runs it, on its
+ * own MySQL database on TEST_DATABASE_URL's server with 10,000 pets, plus `--trace-gc-nvp` (V8 prints
+ * what every collection found allocated and promoted) and `--inspect` on 127.0.0.1 (through which the
+ * bench forces a full collection before and after the measured requests, so that the collections in
+ * between account for every byte allocated, and reads `process.cpuUsage()`).
+ *
+ * Each operation: WARM_UP requests, then REQUESTS more at CONNECTIONS at a time, the same requests in
+ * the same order on every run. Bytes allocated are the figure CI holds the service to: an operation
+ * allocating more than TOLERANCE above its figure in bench/allocation.json fails the run. Promoted
+ * bytes and CPU time depend on timing (which requests are in flight when a collection runs; the
+ * processor) and are reported beside. Figures go to bench/results/alloc.json; --record writes them
+ * into bench/allocation.json as the new expected figures (say why in the same change).
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import mysql from 'mysql2/promise';
+import { freePort } from '../test/e2e/support/free-port.js';
+import { seedPets, storeBenchKey } from './fixtures.js';
+import { SEED } from './load.js';
+import { productionCommand, ready, serviceEnvironment, start } from './processes.js';
+
+const WARM_UP = 2_000;
+const REQUESTS = 5_000;
+const CONNECTIONS = 16;
+/** How far above its committed figure an operation's bytes allocated per request may go. */
+const TOLERANCE = 0.15;
+const EXPECTED_FILE = 'bench/allocation.json';
+const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
+
+interface Operation {
+  name: string;
+  method: 'GET' | 'POST';
+  /** The path and body of the i-th request: the same sequence on every run. */
+  request: (i: number) => { path: string; body?: string; headers?: Record<string, string> };
+}
+
+/** A seeded pet's id, spread over the table the same way each run. */
+const seededId = (i: number) => 1 + ((i * 7919) % SEED);
+
+const OPERATIONS: Operation[] = [
+  { name: 'listPets', method: 'GET', request: () => ({ path: '/v1/pets?limit=20' }) },
+  { name: 'listPets status=sold', method: 'GET', request: () => ({ path: '/v1/pets?limit=20&status=sold' }) },
+  { name: 'getPet', method: 'GET', request: (i) => ({ path: `/v1/pets/${seededId(i)}` }) },
+  {
+    name: 'createPet',
+    method: 'POST',
+    request: () => ({ path: '/v1/pets', body: '{"name":"Benchmark","categoryId":7,"status":"pending"}' }),
+  },
+  {
+    name: 'createPet Idempotency-Key',
+    method: 'POST',
+    request: () => ({
+      path: '/v1/pets',
+      body: '{"name":"Benchmark","categoryId":7,"status":"pending"}',
+      headers: { 'Idempotency-Key': randomUUID() },
+    }),
+  },
+  { name: 'placeOrder', method: 'POST', request: (i) => ({ path: '/v1/store/orders', body: `{"petId":${seededId(i)},"quantity":1}` }) },
+];
+
+/** Per request, over one operation's measured requests. */
+export interface Cost {
+  allocatedBytes: number;
+  promotedBytes: number;
+  cpuMicros: number;
+}
+
+interface Collection {
+  kind: string;
+  allocated: number;
+  promoted: number;
+}
+
+/**
+ * The collections V8 reports on the service's stdout (`--trace-gc-nvp`), among its log lines, and
+ * the marks the bench writes there through the inspector to know that a collection's line has come.
+ */
+class CollectionTrace {
+  readonly collections: Collection[] = [];
+  private pending = '';
+  private readonly marks = new Map<string, () => void>();
+
+  constructor(stdout: NodeJS.ReadableStream) {
+    stdout.on('data', (chunk: Buffer) => {
+      const lines = (this.pending + chunk.toString('latin1')).split('\n');
+      this.pending = lines.pop()!;
+      for (const line of lines) this.read(line);
+    });
+  }
+
+  /** Resolves when `mark` has been written after everything before it. */
+  seen(mark: string): Promise<void> {
+    return new Promise((resolve) => this.marks.set(mark, resolve));
+  }
+
+  private read(line: string): void {
+    const nvp = / gc=(\w+) .* allocated=(\d+) promoted=(\d+) /.exec(line);
+    // V8 prints the difference as an unsigned size_t: a collection right after another can find -2 KB.
+    if (nvp) this.collections.push({ kind: nvp[1], allocated: Number(BigInt.asIntN(64, BigInt(nvp[2]))), promoted: Number(nvp[3]) });
+    const mark = /^alloc-bench-mark (\d+)$/.exec(line)?.[1];
+    if (mark) this.marks.get(mark)?.();
+  }
+}
+
+/** The service's inspector: full collections on demand, its CPU time, and marks on its stdout. */
+class Inspector {
+  private next = 1;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.addEventListener('message', ({ data }) => {
+      const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: unknown };
+      if (message.error) throw new Error(`inspector: ${JSON.stringify(message.error)}`);
+      if (message.id) this.waiting.get(message.id)?.(message.result);
+    });
+  }
+
+  static async connect(port: number): Promise<Inspector> {
+    const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+    const socket = new WebSocket(target.webSocketDebuggerUrl);
+    await new Promise((resolve, reject) => {
+      socket.addEventListener('open', resolve);
+      socket.addEventListener('error', reject);
+    });
+    return new Inspector(socket);
+  }
+
+  call(method: string, params: object = {}): Promise<unknown> {
+    const id = this.next++;
+    this.socket.send(JSON.stringify({ id, method, params }));
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  /** A full collection, then a mark on stdout after its trace line; the service's CPU time then, in µs. */
+  async collect(trace: CollectionTrace): Promise<number> {
+    await this.call('HeapProfiler.collectGarbage');
+    const mark = String(this.next);
+    const seen = trace.seen(mark);
+    const { result } = (await this.call('Runtime.evaluate', {
+      expression: `process.stdout.write('\\nalloc-bench-mark ${mark}\\n'), (({ user, system }) => user + system)(process.cpuUsage())`,
+      returnByValue: true,
+    })) as { result: { value: number } };
+    await seen;
+    return result.value;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** `count` requests of `operation` from `first` on, CONNECTIONS at a time on kept-open connections. */
+async function drive(base: string, key: string, operation: Operation, first: number, count: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  let next = first;
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const { path, body, headers } = operation.request(i);
+      const request = http.request(`${base}${path}`, {
+        method: operation.method,
+        agent,
+        headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', () =>
+          response.statusCode! < 300 ? resolve() : reject(new Error(`${operation.name}: ${path} answered ${response.statusCode}`)),
+        );
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  const worker = async () => {
+    while (next < first + count) await one(next++);
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  agent.destroy();
+}
+
+async function measure(base: string, key: string, inspector: Inspector, trace: CollectionTrace, operation: Operation): Promise<Cost> {
+  await drive(base, key, operation, 0, WARM_UP);
+  const cpuBefore = await inspector.collect(trace);
+  const from = trace.collections.length;
+  await drive(base, key, operation, WARM_UP, REQUESTS);
+  const { result } = (await inspector.call('Runtime.evaluate', {
+    expression: '(({ user, system }) => user + system)(process.cpuUsage())',
+    returnByValue: true,
+  })) as { result: { value: number } };
+  const cpuAfter = result.value;
+  await inspector.collect(trace);
+  const during = trace.collections.slice(from);
+  // The last collection is the forced one: what it finds allocated counts, what it promotes does not.
+  const allocated = during.reduce((sum, c) => sum + c.allocated, 0);
+  const promoted = during.slice(0, -1).reduce((sum, c) => sum + c.promoted, 0);
+  return {
+    allocatedBytes: Math.round(allocated / REQUESTS),
+    promotedBytes: Math.round(promoted / REQUESTS),
+    cpuMicros: Math.round((cpuAfter - cpuBefore) / REQUESTS),
+  };
+}
+
+interface Expected {
+  about: string;
+  node: string;
+  flags: string;
+  expected: Record<string, Cost>;
+  /** The figures of main before issue 40, which it set out to halve. */
+  baseline: { commit: string; allocatedBytes: Record<string, number> };
+}
+
+async function main(): Promise<void> {
+  const record = process.argv.includes('--record');
+  const databaseName = `petstore_alloc_${Date.now()}`;
+  const admin = await mysql.createConnection({ uri: server });
+  await admin.query(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4`);
+  const databaseUrl = `${server}/${databaseName}`;
+  const pool = mysql.createPool({ uri: databaseUrl, connectionLimit: 2 });
+  const command = productionCommand();
+  const flags = command.slice(0, -1).join(' ');
+  const [servicePort, inspectorPort] = [await freePort(), await freePort()];
+  const service = start(
+    ['--trace-gc-nvp', `--inspect=127.0.0.1:${inspectorPort}`, '--inspect-publish-uid=http', ...command],
+    serviceEnvironment(databaseUrl, servicePort),
+  );
+  const trace = new CollectionTrace(service.stdout!);
+  let inspector: Inspector | undefined;
+  try {
+    const base = `http://127.0.0.1:${servicePort}`;
+    await ready(`${base}/health/live`, service);
+    const key = await storeBenchKey(pool);
+    await seedPets(pool, 0, SEED);
+    inspector = await Inspector.connect(inspectorPort);
+    process.stderr.write(
+      `bench:alloc: ${os.cpus()[0]?.model}, node ${process.version}, service flags "${flags}"; ` +
+        `${WARM_UP} requests to warm up, ${REQUESTS} measured, ${CONNECTIONS} at a time\n`,
+    );
+    const costs: Record<string, Cost> = {};
+    for (const operation of OPERATIONS) costs[operation.name] = await measure(base, key, inspector, trace, operation);
+
+    const file = JSON.parse(readFileSync(EXPECTED_FILE, 'utf8')) as Expected;
+    const column = (value: string | number, width = 11) => String(value).padStart(width);
+    const kb = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / 1024).toFixed(1));
+    const lines = [
+      '',
+      `${'per request'.padEnd(27)}${column('allocated KB', 13)}${column('expected')}${column(`÷ ${file.baseline.commit}`)}${column('promoted KB', 13)}${column('CPU µs', 8)}`,
+      ...Object.entries(costs).map(([name, cost]) => {
+        const before = file.baseline.allocatedBytes[name];
+        return (
+          `${name.padEnd(27)}${column(kb(cost.allocatedBytes), 13)}${column(kb(file.expected[name]?.allocatedBytes))}` +
+          `${column(before ? (cost.allocatedBytes / before).toFixed(2) : '-')}${column(kb(cost.promotedBytes), 13)}${column(cost.cpuMicros, 8)}`
+        );
+      }),
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+    if (file.node.split('.')[0] !== process.version.split('.')[0])
+      process.stdout.write(`note: ${EXPECTED_FILE} was measured on node ${file.node}; allocation differs between V8 versions\n`);
+    const checks = Object.entries(costs).map(([name, { allocatedBytes }]) => {
+      const expected = file.expected[name]?.allocatedBytes;
+      const most = expected === undefined ? 0 : Math.round(expected * (1 + TOLERANCE));
+      return {
+        what: `${name}: ${allocatedBytes} bytes allocated per request, expected ${expected ?? '(none)'}, at most ${most}`,
+        ok: expected !== undefined && allocatedBytes <= most,
+      };
+    });
+    for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'MISS'} ${check.what}\n`);
+
+    await mkdir('bench/results', { recursive: true });
+    const report = { date: new Date().toISOString(), machine: os.cpus()[0]?.model, node: process.version, flags, costs, checks };
+    await writeFile('bench/results/alloc.json', `${JSON.stringify(report, null, 2)}\n`);
+    if (record) {
+      await writeFile(EXPECTED_FILE, `${JSON.stringify({ ...file, node: process.version, flags, expected: costs }, null, 2)}\n`);
+      process.stdout.write(`recorded in ${EXPECTED_FILE}: say why in its "about" and the commit\n`);
+    } else process.exitCode = checks.every((check) => check.ok) ? 0 : 1;
+  } finally {
+    inspector?.close();
+    service.kill('SIGTERM');
+    await pool.end();
+    await admin.query(`DROP DATABASE \`${databaseName}\``);
+    await admin.end();
+  }
+}
+
+await main();
