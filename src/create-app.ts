@@ -7,6 +7,7 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './config/clock.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
+import { ApiExpressAdapter } from './server/api-express-adapter.js';
 import { boundClientConnections } from './server/client-connections.js';
 import { constantHeaders, httpEdge } from './server/edge.js';
 import { InFlightRequests } from './server/in-flight-requests.js';
@@ -25,8 +26,8 @@ import { HttpMetrics } from './metrics/http-metrics.js';
  * may pass the clock the service reads the time from.
  */
 export async function createApp(config: AppConfig, { clock }: { clock?: Clock } = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, clock), {
-    // JSON bodies are parsed after authentication, by JsonBodyInterceptor.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, clock), new ApiExpressAdapter(), {
+    // JSON bodies are read after authentication, by the route (readJsonBody).
     bodyParser: false,
     abortOnError: false,
     // Quiet while starting: Nest's own start-up chatter and retry stack traces stay out of the

@@ -1,6 +1,5 @@
-import { type CallHandler, type ExecutionContext, type NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { Observable } from 'rxjs';
 import { absoluteUrl } from '../server/request-origin.js';
 
 export interface Deprecation {
@@ -14,14 +13,16 @@ export interface Deprecation {
 
 /**
  * Marks every response of an operation deprecated: `Deprecation` (RFC 9745), `Sunset` (RFC 8594)
- * and `Link: <successor>; rel="successor-version"`. The document's side is the operation's own
+ * and `Link: <successor>; rel="successor-version"`, set once the request is admitted (after the
+ * global guards), whatever the answer. The document's side is the operation's own
  * `deprecated: true` and description.
  */
 export function DeprecatedRoute(deprecation: Deprecation): MethodDecorator {
-  return UseInterceptors(new DeprecationHeaders(deprecation));
+  return UseGuards(new DeprecationHeaders(deprecation));
 }
 
-class DeprecationHeaders implements NestInterceptor {
+/** Admits every request, and marks its response deprecated. */
+class DeprecationHeaders implements CanActivate {
   // The same for every response; only the successor's absolute URL may depend on the request.
   private readonly deprecationHeader: string;
   private readonly sunsetHeader: string;
@@ -33,12 +34,12 @@ class DeprecationHeaders implements NestInterceptor {
     this.successor = successor;
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
     const response = context.switchToHttp().getResponse<Response>();
     response.setHeader('Deprecation', this.deprecationHeader);
     response.setHeader('Sunset', this.sunsetHeader);
     response.append('Link', `<${absoluteUrl(request, this.successor)}>; rel="successor-version"`);
-    return next.handle();
+    return true;
   }
 }

@@ -1,20 +1,19 @@
-import {
-  applyDecorators,
-  type CallHandler,
-  type ExecutionContext,
-  HttpCode,
-  Injectable,
-  type NestInterceptor,
-  UseInterceptors,
-} from '@nestjs/common';
+import { applyDecorators, type CanActivate, type ExecutionContext, HttpCode, Injectable, UseGuards } from '@nestjs/common';
 import { ApiHeader, type HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { map, type Observable } from 'rxjs';
 import { errorResponses } from '../docs/api-error-responses.decorator.js';
-import { JsonBodyInterceptor } from '../validation/json-body.interceptor.js';
+import type { AnswerWriter } from '../server/api-express-adapter.js';
 import { absoluteUrl } from '../server/request-origin.js';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
-import { CREATED_STATUS } from './idempotency.repository.js';
+import { readJsonBody } from '../validation/json-body.guard.js';
+import { idempotentRequest } from './idempotency-key.js';
+import { CREATED_STATUS, type IdempotentRequest } from './idempotency.repository.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request's Idempotency-Key, for the service to create once with (IdempotencyRepository.createOnce). */
+    idempotency?: IdempotentRequest;
+  }
+}
 
 /** The headers of a 201 from a CreatesResource operation, for its ApiCreatedResponse. */
 export const CREATED_HEADERS: HeadersObject = {
@@ -32,9 +31,7 @@ export const CREATED_HEADERS: HeadersObject = {
 export function CreatesResource(): MethodDecorator {
   return applyDecorators(
     HttpCode(CREATED_STATUS),
-    // The body first (after the guards: a request without a valid key is refused unread); Location
-    // outside idempotency, so that a replayed response gets it exactly like a fresh one.
-    UseInterceptors(JsonBodyInterceptor, LocationHeader, IdempotencyInterceptor),
+    UseGuards(CreateRequestGuard),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
@@ -52,18 +49,34 @@ export function CreatesResource(): MethodDecorator {
   );
 }
 
+/**
+ * Admits a create once what it needs has been read, in the order its errors are answered, all
+ * before anything is created: the JSON body (after the global guards: a request without a valid
+ * key is refused unread), the collection's absolute URL (a Host that cannot form it is a 400), and
+ * the Idempotency-Key. Then the answer gets its `Location`, and `Idempotent-Replayed` when it was
+ * the stored response to an earlier request (a replay gets the same Location as a fresh one).
+ */
 @Injectable()
-class LocationHeader implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+class CreateRequestGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
-    const response = context.switchToHttp().getResponse<Response>();
-    // Before anything is created: a Host that cannot form the URL is a 400 that changes nothing.
+    await readJsonBody(request, context.switchToHttp().getResponse<Response>());
     const collection = absoluteUrl(request, request.path.replace(/\/$/, ''));
-    return next.handle().pipe(
-      map((created: { id: number }) => {
-        response.location(`${collection}/${created.id}`);
-        return created;
-      }),
-    );
+    request.idempotency = idempotentRequest(request);
+    request.answerWriter = new CreatedResource(collection, request.idempotency);
+    return true;
+  }
+}
+
+class CreatedResource implements AnswerWriter {
+  constructor(
+    private readonly collection: string,
+    private readonly idempotency: IdempotentRequest | undefined,
+  ) {}
+
+  writeAnswer(response: Response, created: { id: number }): unknown {
+    response.setHeader('Location', `${this.collection}/${created.id}`);
+    if (this.idempotency?.replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return created;
   }
 }

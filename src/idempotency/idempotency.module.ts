@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyPurger } from './idempotency.purger.js';
 import { IdempotencyRecord } from './idempotency-record.entity.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
@@ -8,7 +7,7 @@ import { IdempotencyRepository } from './idempotency.repository.js';
 /** Imported by the feature modules whose POSTs create resources (see CreatesResource). */
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyRecord])],
-  providers: [IdempotencyRepository, IdempotencyInterceptor, IdempotencyPurger],
-  exports: [IdempotencyRepository, IdempotencyInterceptor],
+  providers: [IdempotencyRepository, IdempotencyPurger],
+  exports: [IdempotencyRepository],
 })
 export class IdempotencyModule {}

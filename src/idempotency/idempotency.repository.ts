@@ -126,14 +126,20 @@ export class IdempotencyRepository {
       // What this same request created and answered before.
       return outcome.body as T;
     }
-    const claim = (request.claim = outcome.claim);
-    return retryingWriteConflicts(() =>
-      this.dataSource.transaction(async (transaction) => {
-        const created = await create(transaction);
-        await claim.complete(transaction, CREATED_STATUS, created);
-        return created;
-      }),
-    );
+    const { claim } = outcome;
+    try {
+      return await retryingWriteConflicts(() =>
+        this.dataSource.transaction(async (transaction) => {
+          const created = await create(transaction);
+          await claim.complete(transaction, CREATED_STATUS, created);
+          return created;
+        }),
+      );
+    } catch (error) {
+      // Only a stored success is replayed: a failed create frees its key for the retry.
+      await claim.release().catch(() => undefined);
+      throw error;
+    }
   }
 
   async purgeExpired(): Promise<number> {
@@ -191,11 +197,10 @@ export class IdempotencyClaim {
 }
 
 /**
- * A create sent with an Idempotency-Key, as IdempotencyInterceptor read it: createOnce claims the
- * key (or finds it answered), and the interceptor releases the claim if the request then fails.
+ * A create sent with an Idempotency-Key, as CreatesResource read it: createOnce claims the key (or
+ * finds it answered), and frees it again if the create then fails.
  */
 export class IdempotentRequest {
-  claim?: IdempotencyClaim;
   /** Answered with the response stored for an earlier request with the same key. */
   replayed = false;
 

@@ -1,16 +1,38 @@
-import { type CallHandler, type ExecutionContext, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import type { HeadersObject } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { map, type Observable } from 'rxjs';
+import type { Response } from 'express';
+import { SelfWrittenAnswer } from '../server/api-express-adapter.js';
 import { absoluteUrl } from '../server/request-origin.js';
 import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
 import type { PageQuery } from './page-query.dto.js';
 
-/** One page of a listing, as a service returns it; a route marked @ListsPages() answers its items. */
-export interface Page<T> {
-  readonly items: T[];
-  /** Set when more items follow this page. */
-  readonly nextCursor?: string;
+/**
+ * One page of a listing, as a service returns it and a controller answers it: the client gets the
+ * page's items and, when more follow, RFC 8288 `Link: <absolute URL of the next page>; rel="next"`
+ * (the request's URL with the next cursor). The one place a listing's Link header is written.
+ */
+export class Page<T> extends SelfWrittenAnswer {
+  constructor(
+    readonly items: T[],
+    /** Set when more items follow this page. */
+    readonly nextCursor?: string,
+  ) {
+    super();
+  }
+
+  /** The same page with each item mapped (a row to what the API shows of it). */
+  map<U>(mapItem: (item: T) => U): Page<U> {
+    return new Page(this.items.map(mapItem), this.nextCursor);
+  }
+
+  writeAnswer(response: Response): T[] {
+    if (this.nextCursor !== undefined) {
+      const request = response.req;
+      const url = new URL(absoluteUrl(request, request.originalUrl));
+      url.searchParams.set('cursor', this.nextCursor);
+      response.append('Link', `<${url.href}>; rel="next"`);
+    }
+    return this.items;
+  }
 }
 
 /**
@@ -26,34 +48,10 @@ export async function readPage<T extends { id: number }>(
 ): Promise<Page<T>> {
   const afterId = cursor === undefined ? 0 : decodeCursor(cursor, listing, filter);
   const found = await read(afterId, limit + 1);
-  if (found.length <= limit) return { items: found };
-  const items = found.slice(0, limit);
-  return { items, nextCursor: encodeCursor(items[items.length - 1].id, listing, filter) };
-}
-
-/**
- * A listing route: its handler returns a Page, the client gets the page's items and, when more
- * follow, RFC 8288 `Link: <absolute URL of the next page>; rel="next"` (the request's URL with the
- * next cursor). The one place a listing's Link header is written.
- */
-export function ListsPages(): MethodDecorator {
-  return UseInterceptors(NextPageLink);
-}
-
-class NextPageLink implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler<Page<unknown>>): Observable<unknown[]> {
-    return next.handle().pipe(
-      map(({ items, nextCursor }) => {
-        if (nextCursor !== undefined) {
-          const request = context.switchToHttp().getRequest<Request>();
-          const url = new URL(absoluteUrl(request, request.originalUrl));
-          url.searchParams.set('cursor', nextCursor);
-          context.switchToHttp().getResponse<Response>().append('Link', `<${url.href}>; rel="next"`);
-        }
-        return items;
-      }),
-    );
-  }
+  if (found.length <= limit) return new Page(found);
+  // The row past the page only said that more follow.
+  found.length = limit;
+  return new Page(found, encodeCursor(found[limit - 1].id, listing, filter));
 }
 
 /** The document's description of the Link header of a page. */

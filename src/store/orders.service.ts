@@ -22,7 +22,7 @@ export class OrdersService {
   async list(query: ListOrdersQuery): Promise<Page<OrderDto>> {
     const { status } = query;
     const page = await readPage('orders', query, { status }, (afterId, limit) => this.orders.page(status, afterId, limit));
-    return { ...page, items: page.items.map(OrderDto.from) };
+    return page.map(OrderDto.from);
   }
 
   /** Stores the order and its `order.placed` event in one transaction. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -13,9 +13,9 @@ import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
-import { ListsPages, NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
+import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { PageQuery } from '../pagination/page-query.dto.js';
-import { JsonBodyInterceptor } from '../validation/json-body.interceptor.js';
+import { JsonBodyGuard } from '../validation/json-body.guard.js';
 import { EventDto, EventWithDeliveriesDto, ListEventsQuery, QueuedDto, RecoverDto, RedeliverDto } from './dto/event.dto.js';
 import { CreatedWebhookEndpointDto, NewWebhookEndpointDto, RotatedSecretDto, WebhookEndpointDto } from './dto/webhook-endpoint.dto.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -58,7 +58,6 @@ export class WebhookEndpointsController {
   }
 
   @Get()
-  @ListsPages()
   @ApiOperation({
     operationId: 'listWebhookEndpoints',
     summary: 'List webhook endpoints',
@@ -153,7 +152,7 @@ export class WebhookEndpointsController {
 
   @Post(':endpointId/recover')
   @HttpCode(HttpStatus.ACCEPTED)
-  @UseInterceptors(JsonBodyInterceptor)
+  @UseGuards(JsonBodyGuard)
   @ApiOperation({
     operationId: 'recoverWebhookEndpoint',
     summary: 'Send again what failed',
@@ -178,7 +177,6 @@ export class EventsController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
-  @ListsPages()
   @ApiOperation({
     operationId: 'listEvents',
     summary: 'List events',
@@ -211,7 +209,7 @@ export class EventsController {
 
   @Post(':eventId/redeliver')
   @HttpCode(HttpStatus.ACCEPTED)
-  @UseInterceptors(JsonBodyInterceptor)
+  @UseGuards(JsonBodyGuard)
   @ApiOperation({
     operationId: 'redeliverEvent',
     summary: 'Send an event again',

@@ -60,7 +60,7 @@ export class WebhooksService {
     const page = await readPage('webhook-endpoints', query, {}, async (afterId, limit) =>
       (await this.endpoints.page(afterId, limit)).map((endpoint) => ({ id: endpoint.rowId, endpoint })),
     );
-    return { items: page.items.map(({ endpoint }) => WebhookEndpointDto.from(endpoint)), nextCursor: page.nextCursor };
+    return page.map(({ endpoint }) => WebhookEndpointDto.from(endpoint));
   }
 
   async getEndpoint(id: string): Promise<WebhookEndpointDto> {
@@ -108,7 +108,7 @@ export class WebhooksService {
     const page = await readPage('events', query, { type }, async (afterId, limit) =>
       (await this.deliveries.eventsPage(type, afterId, limit)).map(({ rowId, event }) => ({ id: rowId, event })),
     );
-    return { items: page.items.map(({ event }) => event as EventDto), nextCursor: page.nextCursor };
+    return page.map(({ event }) => event as EventDto);
   }
 
   async getEvent(id: string): Promise<EventWithDeliveriesDto> {

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
 import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity.js';
-import { requestFingerprint } from '../../src/idempotency/idempotency.interceptor.js';
+import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
 import { IdempotencyClaim, IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
 import { PetsRepository } from '../../src/pets/pets.repository.js';
 import { AUTH, expectError, startApp, TEST_API_KEY, useApp } from './support/test-app.js';

@@ -1,7 +1,6 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import bodyParser from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
-import type { Observable } from 'rxjs';
 import typeis from 'type-is';
 import { MalformedJsonException, BodyTooLargeException, BodyNotJsonException, ValidationFailedException } from '../errors/api-exception.js';
 
@@ -12,37 +11,38 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
  */
 export const MAX_BODY_DEPTH = 32;
 
+const parser = bodyParser.json({
+  limit: BODY_LIMIT_BYTES,
+  // Any JSON value is accepted here; the validation pipe says what a body must be.
+  strict: false,
+  type: () => true,
+});
+
 /**
- * Parses JSON request bodies after the guards have run, so that a request without a valid key is
- * refused before a byte of its body is read. (Nest's own body parser, which runs before routing and
- * guards, is switched off in createApp.) The parsing itself is body-parser's.
+ * Reads a request's JSON body into `request.body`, refusing what is not JSON, larger than 16 KiB
+ * or nested too deep. Routes read their body after the global guards, so that a request without a
+ * valid key is refused before a byte of its body is read (Nest's own body parser, which runs before
+ * routing and guards, is switched off in createApp). The parsing itself is body-parser's.
  */
-@Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
-  private readonly parser = bodyParser.json({
-    limit: BODY_LIMIT_BYTES,
-    // Any JSON value is accepted here; the validation pipe says what a body must be.
-    strict: false,
-    type: () => true,
+export async function readJsonBody(request: Request, response: Response): Promise<void> {
+  if (!carriesBody(request)) return;
+  if (!typeis(request, ['application/json'])) throw new BodyNotJsonException();
+  await new Promise<void>((resolve, reject) => {
+    const done: NextFunction = (error?: unknown) => (error ? reject(toApiException(error)) : resolve());
+    parser(request, response, done);
   });
-
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const request = context.switchToHttp().getRequest<Request>();
-    if (carriesBody(request)) {
-      if (!typeis(request, ['application/json'])) throw new BodyNotJsonException();
-      await this.parse(request, context.switchToHttp().getResponse<Response>());
-      if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
-        throw new ValidationFailedException(`The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
-      }
-    }
-    return next.handle();
+  if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
+    throw new ValidationFailedException(`The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
   }
+}
 
-  private parse(request: Request, response: Response): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const done: NextFunction = (error?: unknown) => (error ? reject(toApiException(error)) : resolve());
-      this.parser(request, response, done);
-    });
+/** For a route that takes a JSON body: admits the request once its body has been read (readJsonBody). */
+@Injectable()
+export class JsonBodyGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    await readJsonBody(http.getRequest<Request>(), http.getResponse<Response>());
+    return true;
   }
 }
 
