@@ -14,7 +14,9 @@
  * allocating more than TOLERANCE above its figure in bench/allocation.json fails the run. Promoted
  * bytes and CPU time depend on timing (which requests are in flight when a collection runs; the
  * processor) and are reported beside. Figures go to bench/results/alloc.json; --record writes them
- * into bench/allocation.json as the new expected figures (say why in the same change).
+ * into bench/allocation.json as the new expected figures (say why in the same change); --profile also
+ * samples every allocation of each operation's requests and prints where they come from.
+ * BENCH_ALLOC_ONLY=listPets,getPet measures only those operations.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -207,6 +209,43 @@ async function measure(base: string, key: string, inspector: Inspector, trace: C
   };
 }
 
+interface ProfileNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: ProfileNode[];
+}
+
+/**
+ * --profile: REQUESTS more of the operation under V8's sampling heap profiler (every allocation
+ * counted, whenever it was collected), written where DevTools opens it, and the places in our code
+ * and our dependencies that allocate the most per request.
+ */
+async function profile(base: string, key: string, inspector: Inspector, operation: Operation): Promise<string> {
+  await inspector.call('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await drive(base, key, operation, WARM_UP + REQUESTS, REQUESTS);
+  const { profile } = (await inspector.call('HeapProfiler.stopSampling')) as { profile: { head: ProfileNode } };
+  const file = `bench/results/alloc-${operation.name.replace(/\W+/g, '-')}.heapprofile`;
+  await writeFile(file, JSON.stringify(profile));
+  const bySite = new Map<string, number>();
+  const visit = (node: ProfileNode) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^file:\/\/.*?node_modules\//, '').replace(/^file:\/\/\/.*?\/dist\//, 'dist/')}:${lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    node.children.forEach(visit);
+  };
+  visit(profile.head);
+  const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  return [
+    `${operation.name}: the sites that allocate the most, bytes per request (${file})`,
+    ...top.map(([site, bytes]) => `  ${String(Math.round(bytes / REQUESTS)).padStart(7)}  ${site}`),
+    '',
+  ].join('\n');
+}
+
 interface Expected {
   about: string;
   node: string;
@@ -218,6 +257,7 @@ interface Expected {
 
 async function main(): Promise<void> {
   const record = process.argv.includes('--record');
+  const profiling = process.argv.includes('--profile');
   const databaseName = `petstore_alloc_${Date.now()}`;
   const admin = await mysql.createConnection({ uri: server });
   await admin.query(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4`);
@@ -243,7 +283,14 @@ async function main(): Promise<void> {
         `${WARM_UP} requests to warm up, ${REQUESTS} measured, ${CONNECTIONS} at a time\n`,
     );
     const costs: Record<string, Cost> = {};
-    for (const operation of OPERATIONS) costs[operation.name] = await measure(base, key, inspector, trace, operation);
+    const profiles: string[] = [];
+    await mkdir('bench/results', { recursive: true });
+    const only = process.env.BENCH_ALLOC_ONLY?.split(',');
+    for (const operation of OPERATIONS.filter(({ name }) => !only || only.includes(name))) {
+      costs[operation.name] = await measure(base, key, inspector, trace, operation);
+      if (profiling) profiles.push(await profile(base, key, inspector, operation));
+    }
+    process.stdout.write(profiles.join('\n'));
 
     const file = JSON.parse(readFileSync(EXPECTED_FILE, 'utf8')) as Expected;
     const column = (value: string | number, width = 11) => String(value).padStart(width);
@@ -273,7 +320,6 @@ async function main(): Promise<void> {
     });
     for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'MISS'} ${check.what}\n`);
 
-    await mkdir('bench/results', { recursive: true });
     const report = { date: new Date().toISOString(), machine: os.cpus()[0]?.model, node: process.version, flags, costs, checks };
     await writeFile('bench/results/alloc.json', `${JSON.stringify(report, null, 2)}\n`);
     if (record) {
