@@ -14,6 +14,7 @@ import { InFlightRequests } from './server/in-flight-requests.js';
 import { PUBLIC_BASE_URL_SETTING } from './server/request-origin.js';
 import { RouteTable } from './server/route-table.js';
 import { UnroutedRequests } from './server/unrouted-requests.js';
+import { cacheValidationMetadata } from './validation/validation-metadata.js';
 import { databaseOutageLog } from './server/database-outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 import { requestLogLine } from './server/request-log.js';
@@ -26,6 +27,7 @@ import { HttpMetrics } from './metrics/http-metrics.js';
  * may pass the clock the service reads the time from.
  */
 export async function createApp(config: AppConfig, { clock }: { clock?: Clock } = {}): Promise<NestExpressApplication> {
+  cacheValidationMetadata();
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, clock), new ApiExpressAdapter(), {
     // JSON bodies are read after authentication, by the route (readJsonBody).
     bodyParser: false,
