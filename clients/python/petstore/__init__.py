@@ -40,7 +40,7 @@ from ._models import (
 )
 from ._pagination import AsyncPage, AsyncPager, Page, Pager
 from ._version import __version__
-from ._webhooks import Webhooks, WebhookVerificationError, webhooks
+from ._webhooks import WebhookHeaders, Webhooks, WebhookVerificationError, webhooks
 from .resources.webhook_endpoints import CreatedWebhookEndpoint
 
 __all__ = [
@@ -83,6 +83,7 @@ __all__ = [
     "WebhookDelivery",
     "WebhookEndpoint",
     "WebhookEvent",
+    "WebhookHeaders",
     "WebhookSecret",
     "WebhookTestEvent",
     "WebhookVerificationError",

@@ -13,15 +13,21 @@ import hashlib
 import hmac
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Protocol
 
 from ._errors import PetStoreError
 from ._models import WEBHOOK_EVENT_TYPES, Event, WebhookEvent
 
 DEFAULT_TOLERANCE_SECONDS = 5 * 60
 """How far `webhook-timestamp` may be from now, either way: the specification's 5 minutes."""
+
+
+class WebhookHeaders(Protocol):
+    """A request's headers as any server hands them over: a dict, http.server's `self.headers`, Starlette's, Flask's."""
+
+    def items(self) -> Iterable[tuple[str, str]]: ...
 
 
 class WebhookVerificationError(PetStoreError):
@@ -34,7 +40,7 @@ class Webhooks:
     def verify(
         self,
         body: bytes | str,
-        headers: Mapping[str, str],
+        headers: WebhookHeaders,
         secret: str | Sequence[str],
         *,
         tolerance: float = DEFAULT_TOLERANCE_SECONDS,
