@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import shutil
 import socket
 import subprocess
 import sys
 import time
 import venv
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,21 +32,21 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     python = environment / "bin" / "python"
     # A copy, as a fresh checkout has it: setuptools builds in the tree, and a build/ left by an earlier run could ship a file since removed.
     source = tmp_path_factory.mktemp("source") / "python"
-    shutil.copytree(PACKAGE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".mypy_cache"))
-    subprocess.run(
+    shutil.copytree(PACKAGE, source, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__", ".mypy_cache"))
+    done = subprocess.run(
         [python, "-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation", str(source)],
-        check=True,
         capture_output=True,
+        text=True,
         timeout=120,
     )
+    assert done.returncode == 0, done.stdout + done.stderr
     return python
 
 
-def run(python: Path, program: str, service: Service, cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:
-    settings = {"PATH": os.environ["PATH"], "PETSTORE_API_KEY": service.api_key, "PETSTORE_BASE_URL": service.base_url}
-    return subprocess.run(
-        [python, "-c", program], cwd=cwd, env={**settings, **environment}, capture_output=True, text=True, timeout=60
-    )
+def run(python: Path, program: str, service: Service, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Runs `program` as its README says: configured by PETSTORE_API_KEY and PETSTORE_BASE_URL alone."""
+    environment = {"PATH": os.environ["PATH"], "PETSTORE_API_KEY": service.api_key, "PETSTORE_BASE_URL": service.base_url}
+    return subprocess.run([python, "-c", program], cwd=cwd, env=environment, capture_output=True, text=True, timeout=60)
 
 
 def test_installs_with_pip_as_the_package_with_its_types(installed: Path, tmp_path: Path) -> None:
@@ -89,6 +89,8 @@ def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path,
             _wait_for_port(port)
             pet = petstore.pets.create(name="Heard", category_id=5)
             assert receiver.stdout is not None
+            readable, _, _ = select.select([receiver.stdout], [], [], 10)
+            assert readable, "the receiver said nothing within 10 s"
             assert receiver.stdout.readline() == f"new pet {pet.id} Heard\n"
         finally:
             receiver.terminate()
