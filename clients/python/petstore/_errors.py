@@ -1,0 +1,167 @@
+"""Every error the client raises: one class per kind of failure, each under PetStoreError."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ._models import (
+    ERROR_CODES_BY_STATUS,
+    ErrorCode,
+    ErrorCode400,
+    ErrorCode401,
+    ErrorCode403,
+    ErrorCode404,
+    ErrorCode409,
+    ErrorCode422,
+    ErrorCode429,
+    ErrorCode500,
+    ErrorCode503,
+)
+
+
+class PetStoreError(Exception):
+    """Every error of this client.
+
+    `status`, `code` and `request_id` are the service's (None when no answer came); quote
+    `request_id` to support. Each subclass types `status` as its own and `code` as the codes that
+    status carries (None when the answer was not the service's Error, say a proxy's page).
+    `retry_after` is the seconds the service asked to wait, when it said (429, 503, 409 while a
+    create with the same Idempotency-Key runs).
+    """
+
+    status: int | None
+    code: ErrorCode | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        code: ErrorCode | None = None,
+        request_id: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
+        self.request_id = request_id
+        self.retry_after = retry_after
+
+    def __str__(self) -> str:
+        said = " ".join(str(part) for part in (self.status, self.code) if part is not None)
+        request = f" (request {self.request_id})" if self.request_id else ""
+        return f"{said}: {self.message}{request}" if said else f"{self.message}{request}"
+
+
+class BadRequestError(PetStoreError):
+    """400: the request is not valid (VALIDATION_FAILED and its kin); the message names what."""
+
+    status: Literal[400]
+    code: ErrorCode400 | None
+
+
+class AuthenticationError(PetStoreError):
+    """401: no API key, an unknown or revoked one (API_KEY_INVALID), or an expired one (API_KEY_EXPIRED)."""
+
+    status: Literal[401]
+    code: ErrorCode401 | None
+
+
+class PermissionDeniedError(PetStoreError):
+    """403: the API key does not hold the scope the operation needs (INSUFFICIENT_SCOPE)."""
+
+    status: Literal[403]
+    code: ErrorCode403 | None
+
+
+class NotFoundError(PetStoreError):
+    """404: no such pet, order, webhook endpoint or event (PET_NOT_FOUND, ORDER_NOT_FOUND, ...)."""
+
+    status: Literal[404]
+    code: ErrorCode404 | None
+
+
+class ConflictError(PetStoreError):
+    """409: a create with the same Idempotency-Key is still being carried out (retried by the client)."""
+
+    status: Literal[409]
+    code: ErrorCode409 | None
+
+
+class UnprocessableEntityError(PetStoreError):
+    """422: the Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED)."""
+
+    status: Literal[422]
+    code: ErrorCode422 | None
+
+
+class RateLimitError(PetStoreError):
+    """429: over the API key's rate limit; `retry_after` says for how many seconds (retried by the client)."""
+
+    status: Literal[429]
+    code: ErrorCode429 | None
+
+
+class InternalServerError(PetStoreError):
+    """500: the service failed unexpectedly; `request_id` lets support find it."""
+
+    status: Literal[500]
+    code: ErrorCode500 | None
+
+
+class ServiceUnavailableError(PetStoreError):
+    """503 (and a gateway's 502 or 504): the service or its database cannot answer now (retried by the client)."""
+
+    status: Literal[502, 503, 504]
+    code: ErrorCode503 | None
+
+
+class ConnectionError(PetStoreError):
+    """No answer came: the connection failed or was cut.
+
+    A create may have been carried out all the same; the client retries it with its Idempotency-Key,
+    so it is carried out once. Not the builtin ConnectionError (an OSError): this one is a
+    PetStoreError, as is its subclass TimeoutError.
+    """
+
+    status: None
+    code: None
+    request_id: None
+
+
+class TimeoutError(ConnectionError):
+    """No answer came within the client's `timeout`."""
+
+
+_BY_STATUS: dict[int, type[PetStoreError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
+    500: InternalServerError,
+    502: ServiceUnavailableError,
+    503: ServiceUnavailableError,
+    504: ServiceUnavailableError,
+}
+
+
+def error_of_answer(status: int, body: object, retry_after: str | None, request_id: str | None) -> PetStoreError:
+    """The error for an answer of `status` whose body is the service's Error (or, from a proxy, anything).
+
+    A code the document does not list for `status` (a proxy's body, a newer service's) is left out.
+    """
+    error = body if isinstance(body, dict) else {}
+    code = error.get("code")
+    message = error.get("message")
+    body_request_id = error.get("requestId")
+    return _BY_STATUS.get(status, PetStoreError)(
+        message if isinstance(message, str) else f"The service answered {status}.",
+        status=status,
+        code=code if code in ERROR_CODES_BY_STATUS.get(status, ()) else None,
+        request_id=body_request_id if isinstance(body_request_id, str) else request_id,
+        retry_after=int(retry_after) if retry_after is not None and retry_after.isascii() and retry_after.isdigit() else None,
+    )

@@ -1,0 +1,909 @@
+# Written by clients/python/scripts/generate.py from openapi.json: do not edit.
+"""The types of the Pet Store API, as its OpenAPI document declares them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, Literal
+
+from ._wire import format_datetime, parse_datetime
+
+API_VERSION: Final = "1.3.0"
+"""The version of the document these types were written from."""
+
+PetStatus = Literal["available", "pending", "sold"]
+
+ErrorCode = Literal[
+    "VALIDATION_FAILED",
+    "MALFORMED_JSON",
+    "MALFORMED_REQUEST",
+    "UNSUPPORTED_MEDIA_TYPE",
+    "API_KEY_MISSING",
+    "API_KEY_INVALID",
+    "API_KEY_EXPIRED",
+    "INSUFFICIENT_SCOPE",
+    "PET_NOT_FOUND",
+    "ORDER_NOT_FOUND",
+    "WEBHOOK_ENDPOINT_NOT_FOUND",
+    "EVENT_NOT_FOUND",
+    "ROUTE_NOT_FOUND",
+    "METHOD_NOT_ALLOWED",
+    "REQUEST_TIMEOUT",
+    "IDEMPOTENCY_KEY_IN_USE",
+    "EXPECTATION_FAILED",
+    "PAYLOAD_TOO_LARGE",
+    "IDEMPOTENCY_KEY_REUSED",
+    "RATE_LIMITED",
+    "HEADERS_TOO_LARGE",
+    "INTERNAL_ERROR",
+    "SERVICE_UNAVAILABLE",
+]
+
+OrderStatus = Literal["placed", "approved", "delivered"]
+
+NewWebhookEndpointEventsItem = Literal["pet.created", "order.placed", "*"]
+
+EventType = Literal["pet.created", "order.placed", "webhook.test"]
+
+WebhookDeliveryState = Literal["pending", "delivered", "failed"]
+
+NewPetStatus = PetStatus
+"""Availability status. The service's default: "available"."""
+
+NewOrderStatus = OrderStatus
+"""Where the order stands. The service's default: "placed"."""
+
+NewOrderComplete = bool
+"""Whether the order is complete. The service's default: false."""
+
+ListEventsType = Literal["pet.created", "order.placed"]
+
+ERROR_CODES_BY_STATUS: Final[Mapping[int, tuple[ErrorCode, ...]]] = {
+    400: ("VALIDATION_FAILED", "MALFORMED_JSON", "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE"),
+    401: ("API_KEY_MISSING", "API_KEY_INVALID", "API_KEY_EXPIRED"),
+    403: ("INSUFFICIENT_SCOPE",),
+    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "ROUTE_NOT_FOUND"),
+    405: ("METHOD_NOT_ALLOWED",),
+    408: ("REQUEST_TIMEOUT",),
+    409: ("IDEMPOTENCY_KEY_IN_USE",),
+    413: ("PAYLOAD_TOO_LARGE",),
+    417: ("EXPECTATION_FAILED",),
+    422: ("IDEMPOTENCY_KEY_REUSED",),
+    429: ("RATE_LIMITED",),
+    431: ("HEADERS_TOO_LARGE",),
+    500: ("INTERNAL_ERROR",),
+    503: ("SERVICE_UNAVAILABLE",),
+}
+"""The codes an error answer of each HTTP status carries, as the document lists them."""
+
+ErrorCode400 = Literal[
+    "VALIDATION_FAILED",
+    "MALFORMED_JSON",
+    "MALFORMED_REQUEST",
+    "UNSUPPORTED_MEDIA_TYPE",
+]
+ErrorCode401 = Literal["API_KEY_MISSING", "API_KEY_INVALID", "API_KEY_EXPIRED"]
+ErrorCode403 = Literal["INSUFFICIENT_SCOPE"]
+ErrorCode404 = Literal[
+    "PET_NOT_FOUND",
+    "ORDER_NOT_FOUND",
+    "WEBHOOK_ENDPOINT_NOT_FOUND",
+    "EVENT_NOT_FOUND",
+    "ROUTE_NOT_FOUND",
+]
+ErrorCode405 = Literal["METHOD_NOT_ALLOWED"]
+ErrorCode408 = Literal["REQUEST_TIMEOUT"]
+ErrorCode409 = Literal["IDEMPOTENCY_KEY_IN_USE"]
+ErrorCode413 = Literal["PAYLOAD_TOO_LARGE"]
+ErrorCode417 = Literal["EXPECTATION_FAILED"]
+ErrorCode422 = Literal["IDEMPOTENCY_KEY_REUSED"]
+ErrorCode429 = Literal["RATE_LIMITED"]
+ErrorCode431 = Literal["HEADERS_TOO_LARGE"]
+ErrorCode500 = Literal["INTERNAL_ERROR"]
+ErrorCode503 = Literal["SERVICE_UNAVAILABLE"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pet:
+    """An animal in the store."""
+
+    id: int
+    """Unique identifier, assigned on creation."""
+    name: str
+    """The animal's name: 1 to 255 characters, not only white space, stored exactly as sent."""
+    category_id: int
+    """Identifier of the category the animal belongs to."""
+    status: PetStatus
+    """Availability status."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Pet:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            name=wire["name"],
+            category_id=wire["categoryId"],
+            status=wire["status"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "categoryId": self.category_id,
+            "status": self.status,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewPet:
+    """An animal to add to the store."""
+
+    name: str
+    """The animal's name: 1 to 255 characters, not only white space, stored exactly as sent."""
+    category_id: int
+    """Identifier of the category the animal belongs to."""
+    status: NewPetStatus | None = None
+    """Availability status. The service's default: "available"."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewPet:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            name=wire["name"],
+            category_id=wire["categoryId"],
+            status=wire.get("status"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "name": self.name,
+            "categoryId": self.category_id,
+        }
+        if self.status is not None:
+            wire["status"] = self.status
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Order:
+    """An order for an animal."""
+
+    id: int
+    """Unique identifier, assigned when placed."""
+    pet_id: int
+    """The animal ordered; it must exist."""
+    quantity: int
+    status: OrderStatus
+    """Where the order stands."""
+    ship_date: datetime | None = None
+    """When the order ships: an RFC 3339 date-time, answered in UTC. Absent when none was given."""
+    complete: bool
+    """Whether the order is complete."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Order:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            pet_id=wire["petId"],
+            quantity=wire["quantity"],
+            status=wire["status"],
+            ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
+            complete=wire["complete"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "petId": self.pet_id,
+            "quantity": self.quantity,
+            "status": self.status,
+            "complete": self.complete,
+        }
+        if self.ship_date is not None:
+            wire["shipDate"] = format_datetime(self.ship_date)
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewOrder:
+    """An order to place for an animal."""
+
+    pet_id: int
+    """The animal ordered; it must exist."""
+    quantity: int
+    status: NewOrderStatus | None = None
+    """Where the order stands. The service's default: "placed"."""
+    ship_date: datetime | None = None
+    """When the order ships: an RFC 3339 date-time, answered in UTC."""
+    complete: NewOrderComplete | None = None
+    """Whether the order is complete. The service's default: false."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewOrder:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            pet_id=wire["petId"],
+            quantity=wire["quantity"],
+            status=wire.get("status"),
+            ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
+            complete=wire.get("complete"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "petId": self.pet_id,
+            "quantity": self.quantity,
+        }
+        if self.status is not None:
+            wire["status"] = self.status
+        if self.ship_date is not None:
+            wire["shipDate"] = format_datetime(self.ship_date)
+        if self.complete is not None:
+            wire["complete"] = self.complete
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Inventory:
+    """How many animals have each status; every status is always present."""
+
+    available: int
+    pending: int
+    sold: int
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Inventory:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            available=wire["available"],
+            pending=wire["pending"],
+            sold=wire["sold"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "available": self.available,
+            "pending": self.pending,
+            "sold": self.sold,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewWebhookEndpoint:
+    """An endpoint to send events to."""
+
+    url: str
+    """Where events are POSTed: an `https` URL (plain `http` only where the operator allows it)
+    whose host resolves to a public address; checked again at every attempt, against the
+    address connected to.
+    """
+    events: list[NewWebhookEndpointEventsItem]
+    """The event types sent to this endpoint; `*` for all of them, those added later included."""
+    description: str | None = None
+    """What the endpoint is for."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewWebhookEndpoint:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            url=wire["url"],
+            events=list(wire["events"]),
+            description=wire.get("description"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "url": self.url,
+            "events": list(self.events),
+        }
+        if self.description is not None:
+            wire["description"] = self.description
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewWebhookEndpointSecret:
+    """A new endpoint, with its signing secret: the one time it is shown."""
+
+    id: str
+    """Unique identifier, assigned on creation."""
+    url: str
+    """Where events are POSTed: an `https` URL (plain `http` only where the operator allows it)
+    whose host resolves to a public address; checked again at every attempt, against the
+    address connected to.
+    """
+    events: list[NewWebhookEndpointEventsItem]
+    """The event types sent to this endpoint; `*` for all of them, those added later included."""
+    description: str | None = None
+    """What the endpoint is for."""
+    enabled: bool
+    """Whether events are sent to it; a disabled endpoint gets none until enabled."""
+    disabled_reason: str | None = None
+    """Why the service disabled it (`410 Gone`, or every delivery failing for the whole retry
+    schedule).
+    """
+    created_at: datetime
+    """When it was made; it gets the events of writes from then on."""
+    secret: str
+    """The signing secret (Standard Webhooks: `whsec_` and base64). Shown only in this answer:
+    keep it.
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewWebhookEndpointSecret:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            url=wire["url"],
+            events=list(wire["events"]),
+            description=wire.get("description"),
+            enabled=wire["enabled"],
+            disabled_reason=wire.get("disabledReason"),
+            created_at=parse_datetime(wire["createdAt"]),
+            secret=wire["secret"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "url": self.url,
+            "events": list(self.events),
+            "enabled": self.enabled,
+            "createdAt": format_datetime(self.created_at),
+            "secret": self.secret,
+        }
+        if self.description is not None:
+            wire["description"] = self.description
+        if self.disabled_reason is not None:
+            wire["disabledReason"] = self.disabled_reason
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookEndpoint:
+    """An endpoint events are sent to."""
+
+    id: str
+    """Unique identifier, assigned on creation."""
+    url: str
+    """Where events are POSTed: an `https` URL (plain `http` only where the operator allows it)
+    whose host resolves to a public address; checked again at every attempt, against the
+    address connected to.
+    """
+    events: list[NewWebhookEndpointEventsItem]
+    """The event types sent to this endpoint; `*` for all of them, those added later included."""
+    description: str | None = None
+    """What the endpoint is for."""
+    enabled: bool
+    """Whether events are sent to it; a disabled endpoint gets none until enabled."""
+    disabled_reason: str | None = None
+    """Why the service disabled it (`410 Gone`, or every delivery failing for the whole retry
+    schedule).
+    """
+    created_at: datetime
+    """When it was made; it gets the events of writes from then on."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> WebhookEndpoint:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            url=wire["url"],
+            events=list(wire["events"]),
+            description=wire.get("description"),
+            enabled=wire["enabled"],
+            disabled_reason=wire.get("disabledReason"),
+            created_at=parse_datetime(wire["createdAt"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "url": self.url,
+            "events": list(self.events),
+            "enabled": self.enabled,
+            "createdAt": format_datetime(self.created_at),
+        }
+        if self.description is not None:
+            wire["description"] = self.description
+        if self.disabled_reason is not None:
+            wire["disabledReason"] = self.disabled_reason
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookSecret:
+    """A new signing secret; the previous one keeps signing beside it until
+    `previousSecretExpiresAt`.
+    """
+
+    secret: str
+    """The signing secret (Standard Webhooks: `whsec_` and base64). Shown only in this answer:
+    keep it.
+    """
+    previous_secret_expires_at: datetime
+    """Until when deliveries carry a signature under the previous secret too."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> WebhookSecret:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            secret=wire["secret"],
+            previous_secret_expires_at=parse_datetime(wire["previousSecretExpiresAt"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "secret": self.secret,
+            "previousSecretExpiresAt": format_datetime(self.previous_secret_expires_at),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventData:
+    """What the event is about."""
+
+    object: dict[str, Any]
+    """The object exactly as the write answered it: the `Pet`, the `Order`."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> EventData:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            object=dict(wire["object"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "object": dict(self.object),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Something that happened, as sent to webhook endpoints and listed by `GET /events`.
+    Immutable. An event carries the whole object as it was then, so a receiver that gets
+    events out of order can tell an older one by its content.
+    """
+
+    id: str
+    """Unique identifier; also the `webhook-id` of every delivery of it: the key to de-duplicate
+    on.
+    """
+    type: EventType
+    """What happened."""
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: EventData
+    """What the event is about."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Event:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=EventData.from_wire(wire["data"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recovery:
+    """Send again every delivery to this endpoint that failed, of events since a time."""
+
+    since: datetime
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Recovery:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            since=parse_datetime(wire["since"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "since": format_datetime(self.since),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Queued:
+    """How many deliveries were queued."""
+
+    queued: int
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Queued:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            queued=wire["queued"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "queued": self.queued,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookAttempt:
+    """One try of a delivery."""
+
+    attempted_at: datetime
+    status: int | None = None
+    """The receiver's answer status; absent when none came."""
+    duration_ms: int
+    """How long the attempt took, in milliseconds."""
+    error: str | None = None
+    """Why no answer counted: refused, timed out, an address not allowed."""
+    response_body: str | None = None
+    """The first KiB of the receiver's answer."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> WebhookAttempt:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            attempted_at=parse_datetime(wire["attemptedAt"]),
+            status=wire.get("status"),
+            duration_ms=wire["durationMs"],
+            error=wire.get("error"),
+            response_body=wire.get("responseBody"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "attemptedAt": format_datetime(self.attempted_at),
+            "durationMs": self.duration_ms,
+        }
+        if self.status is not None:
+            wire["status"] = self.status
+        if self.error is not None:
+            wire["error"] = self.error
+        if self.response_body is not None:
+            wire["responseBody"] = self.response_body
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookDelivery:
+    """An event's delivery to one endpoint."""
+
+    endpoint_id: str
+    state: WebhookDeliveryState
+    next_attempt_at: datetime | None = None
+    """When a pending delivery is tried next."""
+    attempts: list[WebhookAttempt]
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> WebhookDelivery:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            endpoint_id=wire["endpointId"],
+            state=wire["state"],
+            next_attempt_at=None if wire.get("nextAttemptAt") is None else parse_datetime(wire["nextAttemptAt"]),
+            attempts=[WebhookAttempt.from_wire(item) for item in wire["attempts"]],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "endpointId": self.endpoint_id,
+            "state": self.state,
+            "attempts": [item.to_wire() for item in self.attempts],
+        }
+        if self.next_attempt_at is not None:
+            wire["nextAttemptAt"] = format_datetime(self.next_attempt_at)
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventWithDeliveries:
+    """An event and its delivery to each endpoint, every attempt included."""
+
+    id: str
+    """Unique identifier; also the `webhook-id` of every delivery of it: the key to de-duplicate
+    on.
+    """
+    type: EventType
+    """What happened."""
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: EventData
+    """What the event is about."""
+    deliveries: list[WebhookDelivery]
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> EventWithDeliveries:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=EventData.from_wire(wire["data"]),
+            deliveries=[WebhookDelivery.from_wire(item) for item in wire["deliveries"]],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+            "deliveries": [item.to_wire() for item in self.deliveries],
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Redelivery:
+    """Which endpoint to send the event to again; all subscribed ones when absent."""
+
+    endpoint_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Redelivery:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            endpoint_id=wire.get("endpointId"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {}
+        if self.endpoint_id is not None:
+            wire["endpointId"] = self.endpoint_id
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class PetCreatedEventData:
+    """The `data` of a PetCreatedEvent."""
+
+    object: Pet
+    """An animal in the store."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> PetCreatedEventData:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            object=Pet.from_wire(wire["object"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "object": self.object.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class PetCreatedEvent:
+    """A pet was added: the Pet as createPet answered it. Delivered as the body of a signed POST
+    (see the callback of createWebhookEndpoint).
+    """
+
+    id: str
+    """The event id: the `webhook-id` header too, the key to de-duplicate on."""
+    type: Literal["pet.created"]
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: PetCreatedEventData
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> PetCreatedEvent:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=PetCreatedEventData.from_wire(wire["data"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderPlacedEventData:
+    """The `data` of a OrderPlacedEvent."""
+
+    object: Order
+    """An order for an animal."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> OrderPlacedEventData:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            object=Order.from_wire(wire["object"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "object": self.object.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderPlacedEvent:
+    """An order was placed: the Order as placeOrder answered it. Delivered as the body of a
+    signed POST (see the callback of createWebhookEndpoint).
+    """
+
+    id: str
+    """The event id: the `webhook-id` header too, the key to de-duplicate on."""
+    type: Literal["order.placed"]
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: OrderPlacedEventData
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> OrderPlacedEvent:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=OrderPlacedEventData.from_wire(wire["data"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookTestEventDataObject:
+    """The `object` of a WebhookTestEventData."""
+
+    endpoint_id: str
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> WebhookTestEventDataObject:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            endpoint_id=wire["endpointId"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "endpointId": self.endpoint_id,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookTestEventData:
+    """The `data` of a WebhookTestEvent."""
+
+    object: WebhookTestEventDataObject
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> WebhookTestEventData:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            object=WebhookTestEventDataObject.from_wire(wire["object"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "object": self.object.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookTestEvent:
+    """Sent by testWebhookEndpoint to that endpoint only: the endpoint it was sent to. Delivered
+    as the body of a signed POST (see the callback of createWebhookEndpoint).
+    """
+
+    id: str
+    """The event id: the `webhook-id` header too, the key to de-duplicate on."""
+    type: Literal["webhook.test"]
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: WebhookTestEventData
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> WebhookTestEvent:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=WebhookTestEventData.from_wire(wire["data"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+        }
+        return wire
+
+
+WebhookEvent = PetCreatedEvent | OrderPlacedEvent | WebhookTestEvent
+"""An event, POSTed to the endpoint"""
+
+WEBHOOK_EVENT_TYPES: Final[Mapping[str, type[WebhookEvent]]] = {
+    "pet.created": PetCreatedEvent,
+    "order.placed": OrderPlacedEvent,
+    "webhook.test": WebhookTestEvent,
+}
+"""Which class a WebhookEvent is, by its `type`."""

@@ -1,0 +1,136 @@
+"""Listings page by page, following the `Link: <…>; rel="next"` header the service sends while more remain.
+
+The next page's query (limit, status, cursor) is taken from the link and sent to this client's own
+base URL: the link names the service's public address (PUBLIC_BASE_URL), which a client inside the
+network may not reach.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator, Mapping
+from typing import Any, Generic, TypeVar
+from urllib.parse import parse_qsl, urlsplit
+
+from ._transport import ApiRequest, AsyncTransport, SyncTransport
+
+T = TypeVar("T")
+Query = Mapping[str, str | int | None]
+
+
+class Page(Generic[T]):
+    """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
+
+    def __init__(self, data: list[T], next_page: Callable[[], Page[T]] | None) -> None:
+        self.data = data
+        self._next_page = next_page
+
+    def has_next_page(self) -> bool:
+        return self._next_page is not None
+
+    def get_next_page(self) -> Page[T]:
+        """The page after this one; raises RuntimeError when there is none (see has_next_page)."""
+        if self._next_page is None:
+            raise RuntimeError("This is the last page: has_next_page() is False.")
+        return self._next_page()
+
+
+class Pager(Generic[T]):
+    """A listing. Iterated, every item of every page, each page requested as the one before runs out;
+    `pages()` gives one page at a time, `first_page()` the first alone. Nothing is requested before."""
+
+    def __init__(self, first_page: Callable[[], Page[T]]) -> None:
+        self._first_page = first_page
+
+    def first_page(self) -> Page[T]:
+        return self._first_page()
+
+    def pages(self) -> Iterator[Page[T]]:
+        page = self.first_page()
+        yield page
+        while page.has_next_page():
+            page = page.get_next_page()
+            yield page
+
+    def __iter__(self) -> Iterator[T]:
+        for page in self.pages():
+            yield from page.data
+
+
+class AsyncPage(Generic[T]):
+    """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
+
+    def __init__(self, data: list[T], next_page: Callable[[], Awaitable[AsyncPage[T]]] | None) -> None:
+        self.data = data
+        self._next_page = next_page
+
+    def has_next_page(self) -> bool:
+        return self._next_page is not None
+
+    async def get_next_page(self) -> AsyncPage[T]:
+        """The page after this one; raises RuntimeError when there is none (see has_next_page)."""
+        if self._next_page is None:
+            raise RuntimeError("This is the last page: has_next_page() is False.")
+        return await self._next_page()
+
+
+class AsyncPager(Generic[T]):
+    """A listing. `async for` gives every item of every page, each page requested as the one before
+    runs out; `pages()` gives one page at a time; awaited (or `first_page()`), the first page alone."""
+
+    def __init__(self, first_page: Callable[[], Awaitable[AsyncPage[T]]]) -> None:
+        self._first_page = first_page
+
+    async def first_page(self) -> AsyncPage[T]:
+        return await self._first_page()
+
+    def __await__(self) -> Generator[Any, None, AsyncPage[T]]:
+        return self.first_page().__await__()
+
+    async def pages(self) -> AsyncIterator[AsyncPage[T]]:
+        page = await self.first_page()
+        yield page
+        while page.has_next_page():
+            page = await page.get_next_page()
+            yield page
+
+    async def __aiter__(self) -> AsyncIterator[T]:
+        async for page in self.pages():
+            for item in page.data:
+                yield item
+
+
+def list_pages(transport: SyncTransport, path: str, query: Query, parse_item: Callable[[Any], T]) -> Pager[T]:
+    """Lists `path` with `query`, page by page."""
+
+    def load(page_query: Query) -> Page[T]:
+        answer = transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query))
+        next_query = next_page_query(answer.headers.get("link"))
+        return Page(answer.data, None if next_query is None else partial(load, next_query))
+
+    return Pager(partial(load, query))
+
+
+def list_async_pages(transport: AsyncTransport, path: str, query: Query, parse_item: Callable[[Any], T]) -> AsyncPager[T]:
+    """Lists `path` with `query`, page by page."""
+
+    async def load(page_query: Query) -> AsyncPage[T]:
+        answer = await transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query))
+        next_query = next_page_query(answer.headers.get("link"))
+        return AsyncPage(answer.data, None if next_query is None else partial(load, next_query))
+
+    return AsyncPager(partial(load, query))
+
+
+_LINK = re.compile(r"<([^>]*)>([^<]*)")
+_REL = re.compile(r';\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))', re.IGNORECASE)
+
+
+def next_page_query(link: str | None) -> dict[str, str] | None:
+    """The query of the `rel="next"` target of a Link header (RFC 8288), if it has one."""
+    for match in _LINK.finditer(link or ""):
+        rel = _REL.search(match.group(2))
+        if rel and "next" in (rel.group(1) or rel.group(2)).lower().split():
+            return dict(parse_qsl(urlsplit(match.group(1)).query, keep_blank_values=True))
+    return None

@@ -1,0 +1,1 @@
+"""What the tests run beside the client: the service itself, a fault proxy, a webhook receiver."""
