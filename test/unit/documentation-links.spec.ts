@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const PAGES = ['README.md', 'CHANGELOG.md', 'clients/typescript/README.md', ...readdirSync('docs').map((page) => `docs/${page}`)];
+const PAGES = [
+  'README.md',
+  'CHANGELOG.md',
+  'clients/typescript/README.md',
+  'clients/python/README.md',
+  ...readdirSync('docs').map((page) => `docs/${page}`),
+];
 
 /** Every link of a page to something that is not a web address: as written, the file it leads to, and its anchor. */
 function localLinks(page: string): { link: string; target: string; anchor?: string }[] {

@@ -43,7 +43,7 @@ def node() -> str:
 class Database:
     """A database of the test run's own: a SQLite file in a temporary directory, or a MySQL database made and dropped.
 
-    PETSTORE_TEST_DATABASE=mysql picks MySQL on PETSTORE_TEST_MYSQL_URL (mysql://root@127.0.0.1:3306).
+    PETSTORE_TEST_DATABASE=mysql picks MySQL on PETSTORE_TEST_MYSQL_URL (else TEST_DATABASE_URL, else mysql://root@127.0.0.1:3306).
     """
 
     def __init__(self, kind: str) -> None:
@@ -53,7 +53,7 @@ class Database:
         if kind == "sqlite":
             self.url = f"sqlite:{self.directory}/petstore.sqlite"
         elif kind == "mysql":
-            server = os.environ.get("PETSTORE_TEST_MYSQL_URL", "mysql://root@127.0.0.1:3306").rstrip("/")
+            server = os.environ.get("PETSTORE_TEST_MYSQL_URL", os.environ.get("TEST_DATABASE_URL", "mysql://root@127.0.0.1:3306")).rstrip("/")
             self._server = urlsplit(server)
             self._name = f"petstore_python_{os.getpid()}_{secrets.token_hex(4)}"
             self._mysql(f"CREATE DATABASE `{self._name}`")
