@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -7,11 +7,16 @@ import { PINO_LOGGER } from '../logging/logging.module.js';
 import { TypeOrmLogger } from '../logging/typeorm-logger.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { boundMysqlPool } from './mysql-pool-bounds.js';
+import { Sql } from './sql.js';
 
 /** A query waits at most this long for a free MySQL pool connection (then 503); closing the pool, at most this long. */
 const POOL_BOUNDS = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000 };
 
+/** TypeORM's connection, bounded, and Sql, which runs the hot paths' statements on it, for every module. */
+@Global()
 @Module({
+  providers: [Sql],
+  exports: [Sql],
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig, PINO_LOGGER],
