@@ -11,6 +11,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** The client's X-Request-Id when it sent a sane one, else a new UUID; echoed on the response. */
     requestId: string;
+    /** When the request arrived (performance.now()): its duration and answer deadline count from here. */
+    arrivedAt: number;
   }
 }
 
@@ -57,40 +59,42 @@ export interface EdgeOptions {
  * applied. Whatever the handler answers later is dropped by the exception filter.
  */
 export function httpEdge({ headers, finished, inFlight, serverMethods }: EdgeOptions): RequestHandler {
+  inFlight.enforceDeadline(ANSWER_DEADLINE_MS, (response) => {
+    // A body still on its way is the client's delay, bounded by REQUEST_TIMEOUT_MS: the deadline counts from its end.
+    if (!response.req.complete) return false;
+    markDatabaseUnavailable(response, `no answer within ${ANSWER_DEADLINE_MS} ms`);
+    sendApiError(response, databaseUnavailableAnswer(response.req));
+    return true;
+  });
+
+  // One listener of each kind for every response, which finds its request's state from `this`.
+  function onError(this: Response, cause: Error): void {
+    streamErrors.set(this, cause);
+  }
+  // 'close' comes once, after 'finish' or instead of it when the client went away first.
+  function onClose(this: Response): void {
+    inFlight.finished(this);
+    const done: FinishedRequest = {
+      request: this.req,
+      response: this,
+      durationMs: performance.now() - this.req.arrivedAt,
+      error: streamErrors.get(this),
+    };
+    for (const report of finished) report(done);
+  }
+
   return (request: Request, response: Response, next: NextFunction): void => {
-    const started = performance.now();
+    request.arrivedAt = performance.now();
     const sent = request.headers['x-request-id'];
     request.requestId = typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
     response.setHeader('X-Request-Id', request.requestId);
     for (const [name, value] of headers) response.setHeader(name, value);
-
-    let deadline: NodeJS.Timeout;
-    const arm = () => {
-      deadline = setTimeout(() => {
-        if (response.headersSent) return;
-        // A body still on its way is the client's delay, bounded by REQUEST_TIMEOUT_MS: the deadline counts from its end.
-        if (!request.complete) arm();
-        else {
-          markDatabaseUnavailable(response, `no answer within ${ANSWER_DEADLINE_MS} ms`);
-          sendApiError(response, databaseUnavailableAnswer(request));
-        }
-      }, ANSWER_DEADLINE_MS);
-    };
-    arm();
-
-    let error: Error | undefined;
     // Without a listener, an error of the response stream would end the process.
-    response.on('error', (cause: Error) => (error = cause));
-    // 'close' comes once, after 'finish' or instead of it when the client went away first.
-    response.once('close', () => {
-      clearTimeout(deadline);
-      inFlight.finished(response);
-      const done: FinishedRequest = { request, response, durationMs: performance.now() - started, error };
-      for (const report of finished) report(done);
-    });
+    response.on('error', onError);
+    response.on('close', onClose);
 
     let refused: ApiException | undefined =
-      inFlight.admit(response) ?? (isCorsPreflight(request) ? new BrowserCallRefusedException() : undefined);
+      inFlight.admit(response, request.arrivedAt) ?? (isCorsPreflight(request) ? new BrowserCallRefusedException() : undefined);
     try {
       if (!refused && toOriginForm(request) === 'asterisk') {
         // OPTIONS * asks about the server as a whole: which methods it serves, as the public document says.
@@ -105,6 +109,9 @@ export function httpEdge({ headers, finished, inFlight, serverMethods }: EdgeOpt
     else next();
   };
 }
+
+/** An error of a response stream, kept for the finished request's report (rare: the client went away mid-write). */
+const streamErrors = new WeakMap<Response, Error>();
 
 /**
  * The headers a header-setting middleware (helmet) sets, read once by running it against a

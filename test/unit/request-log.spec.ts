@@ -54,7 +54,7 @@ describe('the request log line', () => {
     const inFlight = new InFlightRequests();
     inFlight.beforeApplicationShutdown();
     const response = { statusCode: 503, locals: {}, setHeader: () => undefined };
-    expect(inFlight.admit(response as unknown as Response)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(inFlight.admit(response as unknown as Response, performance.now())).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
     expect(logOne(response)).toMatchObject({
       level: 40,
       res: { statusCode: 503 },
