@@ -23,14 +23,14 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request>();
+    const [request, response] = context.getArgs<[Request, Response]>();
     if (this.isPublic(context)) {
       request.apiKey = null;
       return true;
     }
     request.apiKey = await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
     const expiresAt = this.apiKeys.expiryNotice(request.apiKey);
-    if (expiresAt) context.switchToHttp().getResponse<Response>().setHeader(API_KEY_EXPIRES_HEADER, expiresAt.toUTCString());
+    if (expiresAt) response.setHeader(API_KEY_EXPIRES_HEADER, expiresAt.toUTCString());
     return true;
   }
 

@@ -18,7 +18,7 @@ export class ScopeGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const { apiKey } = context.switchToHttp().getRequest<Request>();
+    const [{ apiKey }] = context.getArgs<[Request]>();
     // A public route (null) needs no key, so no scope.
     if (!apiKey) return true;
     const scope = this.requiredScope(context);

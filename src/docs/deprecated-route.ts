@@ -35,8 +35,7 @@ class DeprecationHeaders implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<Request>();
-    const response = context.switchToHttp().getResponse<Response>();
+    const [request, response] = context.getArgs<[Request, Response]>();
     response.setHeader('Deprecation', this.deprecationHeader);
     response.setHeader('Sunset', this.sunsetHeader);
     response.append('Link', `<${absoluteUrl(request, this.successor)}>; rel="successor-version"`);

@@ -59,8 +59,8 @@ export function CreatesResource(): MethodDecorator {
 @Injectable()
 class CreateRequestGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request>();
-    await readJsonBody(request, context.switchToHttp().getResponse<Response>());
+    const [request, response] = context.getArgs<[Request, Response]>();
+    await readJsonBody(request, response);
     const collection = absoluteUrl(request, request.path.replace(/\/$/, ''));
     request.idempotency = idempotentRequest(request);
     request.answerWriter = new CreatedResource(collection, request.idempotency);

@@ -3,5 +3,5 @@ import type { Request } from 'express';
 
 /** The request's IdempotentRequest, or undefined when it came without an Idempotency-Key. */
 export const Idempotency = createParamDecorator(
-  (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<Request>().idempotency,
+  (_: unknown, context: ExecutionContext) => context.getArgByIndex<Request>(0).idempotency,
 );

@@ -34,11 +34,10 @@ export class RateLimitGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request>();
+    const [request, response] = context.getArgs<[Request, Response]>();
     if (this.limit === 0 || !request.apiKey) return true;
     const usage = await this.storage.hit(`${RATE_LIMIT_POLICY}:${request.apiKey.keyId}`, WINDOW_MS, this.limit);
     const reset = Math.max(0, usage.secondsLeft);
-    const response = context.switchToHttp().getResponse<Response>();
     response.setHeader('RateLimit-Policy', this.policyHeader);
     response.setHeader('RateLimit', `"${RATE_LIMIT_POLICY}";r=${Math.max(0, this.limit - usage.hits)};t=${reset}`);
     if (usage.refused) throw new RateLimitedException(Math.max(1, reset));

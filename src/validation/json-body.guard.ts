@@ -40,8 +40,8 @@ export async function readJsonBody(request: Request, response: Response): Promis
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const http = context.switchToHttp();
-    await readJsonBody(http.getRequest<Request>(), http.getResponse<Response>());
+    const [request, response] = context.getArgs<[Request, Response]>();
+    await readJsonBody(request, response);
     return true;
   }
 }
