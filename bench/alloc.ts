@@ -15,7 +15,8 @@
  * bytes and CPU time depend on timing (which requests are in flight when a collection runs; the
  * processor) and are reported beside. Figures go to bench/results/alloc.json; --record writes them
  * into bench/allocation.json as the new expected figures (say why in the same change); --profile also
- * samples every allocation of each operation's requests and prints where they come from.
+ * samples every allocation of each operation's requests and prints where they come from; --floor
+ * also measures the stack floor (bench/stack-floor.ts) on the operations it serves.
  * BENCH_ALLOC_ONLY=listPets,getPet measures only those operations.
  */
 import { randomUUID } from 'node:crypto';
@@ -35,6 +36,8 @@ const CONNECTIONS = 16;
 /** How far above its committed figure an operation's bytes allocated per request may go. */
 const TOLERANCE = 0.15;
 const EXPECTED_FILE = 'bench/allocation.json';
+/** The operations the stack floor serves (--floor). */
+const FLOOR_OPERATIONS = ['listPets', 'listPets status=sold', 'getPet', 'createPet'];
 const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 
 interface Operation {
@@ -255,9 +258,41 @@ interface Expected {
   baseline: { commit: string; allocatedBytes: Record<string, number> };
 }
 
+/** A server under measurement: its process, traced and inspected, and where it answers. */
+interface Measured {
+  base: string;
+  inspector: Inspector;
+  trace: CollectionTrace;
+}
+
+/** Starts `args` under node with the collections traced and an inspector, runs `use`, then stops it. */
+async function withServer<T>(
+  args: string[],
+  environment: (port: number) => Record<string, string>,
+  readyPath: string,
+  use: (server: Measured) => Promise<T>,
+): Promise<T> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const child = start(['--trace-gc-nvp', `--inspect=127.0.0.1:${inspectorPort}`, '--inspect-publish-uid=http', ...args], environment(port));
+  const trace = new CollectionTrace(child.stdout!);
+  let inspector: Inspector | undefined;
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await ready(`${base}${readyPath}`, child);
+    inspector = await Inspector.connect(inspectorPort);
+    return await use({ base, inspector, trace });
+  } finally {
+    inspector?.close();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
 async function main(): Promise<void> {
   const record = process.argv.includes('--record');
   const profiling = process.argv.includes('--profile');
+  const withFloor = process.argv.includes('--floor');
   const databaseName = `petstore_alloc_${Date.now()}`;
   const admin = await mysql.createConnection({ uri: server });
   await admin.query(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4`);
@@ -265,19 +300,9 @@ async function main(): Promise<void> {
   const pool = mysql.createPool({ uri: databaseUrl, connectionLimit: 2 });
   const command = productionCommand();
   const flags = command.slice(0, -1).join(' ');
-  const [servicePort, inspectorPort] = [await freePort(), await freePort()];
-  const service = start(
-    ['--trace-gc-nvp', `--inspect=127.0.0.1:${inspectorPort}`, '--inspect-publish-uid=http', ...command],
-    serviceEnvironment(databaseUrl, servicePort),
-  );
-  const trace = new CollectionTrace(service.stdout!);
-  let inspector: Inspector | undefined;
+  const only = process.env.BENCH_ALLOC_ONLY?.split(',');
+  const operations = OPERATIONS.filter(({ name }) => !only || only.includes(name));
   try {
-    const base = `http://127.0.0.1:${servicePort}`;
-    await ready(`${base}/health/live`, service);
-    const key = await storeBenchKey(pool);
-    await seedPets(pool, 0, SEED);
-    inspector = await Inspector.connect(inspectorPort);
     process.stderr.write(
       `bench:alloc: ${os.cpus()[0]?.model}, node ${process.version}, service flags "${flags}"; ` +
         `${WARM_UP} requests to warm up, ${REQUESTS} measured, ${CONNECTIONS} at a time\n`,
@@ -285,24 +310,49 @@ async function main(): Promise<void> {
     const costs: Record<string, Cost> = {};
     const profiles: string[] = [];
     await mkdir('bench/results', { recursive: true });
-    const only = process.env.BENCH_ALLOC_ONLY?.split(',');
-    for (const operation of OPERATIONS.filter(({ name }) => !only || only.includes(name))) {
-      costs[operation.name] = await measure(base, key, inspector, trace, operation);
-      if (profiling) profiles.push(await profile(base, key, inspector, operation));
-    }
+    let key = '';
+    await withServer(
+      command,
+      (port) => serviceEnvironment(databaseUrl, port),
+      '/health/live',
+      async ({ base, inspector, trace }) => {
+        key = await storeBenchKey(pool);
+        await seedPets(pool, 0, SEED);
+        for (const operation of operations) {
+          costs[operation.name] = await measure(base, key, inspector, trace, operation);
+          if (profiling) profiles.push(await profile(base, key, inspector, operation));
+        }
+      },
+    );
     process.stdout.write(profiles.join('\n'));
+    // The stack floor (bench/stack-floor.ts, Node's own heap settings) on the same rows: what NestJS,
+    // Express, TypeORM and mysql2 allocate for the operations it serves, with nothing of ours.
+    const floorCosts: Record<string, Cost> = {};
+    if (withFloor) {
+      await withServer(
+        ['--import', 'tsx', 'bench/stack-floor.ts'],
+        (port) => ({ DATABASE_URL: databaseUrl, FLOOR_PORT: String(port) }),
+        '/v1/pets',
+        async ({ base, inspector, trace }) => {
+          for (const operation of operations.filter(({ name }) => FLOOR_OPERATIONS.includes(name)))
+            floorCosts[operation.name] = await measure(base, key, inspector, trace, operation);
+        },
+      );
+    }
 
     const file = JSON.parse(readFileSync(EXPECTED_FILE, 'utf8')) as Expected;
     const column = (value: string | number, width = 11) => String(value).padStart(width);
     const kb = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / 1024).toFixed(1));
     const lines = [
       '',
-      `${'per request'.padEnd(27)}${column('allocated KB', 13)}${column('expected')}${column(`÷ ${file.baseline.commit}`)}${column('promoted KB', 13)}${column('CPU µs', 8)}`,
+      `${'per request'.padEnd(27)}${column('allocated KB', 13)}${column('expected')}${column(`÷ ${file.baseline.commit}`)}` +
+        `${column('promoted KB', 13)}${column('CPU µs', 8)}${withFloor ? `${column('floor KB')}${column('floor µs', 9)}` : ''}`,
       ...Object.entries(costs).map(([name, cost]) => {
         const before = file.baseline.allocatedBytes[name];
         return (
           `${name.padEnd(27)}${column(kb(cost.allocatedBytes), 13)}${column(kb(file.expected[name]?.allocatedBytes))}` +
-          `${column(before ? (cost.allocatedBytes / before).toFixed(2) : '-')}${column(kb(cost.promotedBytes), 13)}${column(cost.cpuMicros, 8)}`
+          `${column(before ? (cost.allocatedBytes / before).toFixed(2) : '-')}${column(kb(cost.promotedBytes), 13)}${column(cost.cpuMicros, 8)}` +
+          (withFloor ? `${column(kb(floorCosts[name]?.allocatedBytes))}${column(floorCosts[name]?.cpuMicros ?? '-', 9)}` : '')
         );
       }),
       '',
@@ -320,15 +370,21 @@ async function main(): Promise<void> {
     });
     for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'MISS'} ${check.what}\n`);
 
-    const report = { date: new Date().toISOString(), machine: os.cpus()[0]?.model, node: process.version, flags, costs, checks };
+    const report = {
+      date: new Date().toISOString(),
+      machine: os.cpus()[0]?.model,
+      node: process.version,
+      flags,
+      costs,
+      floor: floorCosts,
+      checks,
+    };
     await writeFile('bench/results/alloc.json', `${JSON.stringify(report, null, 2)}\n`);
     if (record) {
       await writeFile(EXPECTED_FILE, `${JSON.stringify({ ...file, node: process.version, flags, expected: costs }, null, 2)}\n`);
       process.stdout.write(`recorded in ${EXPECTED_FILE}: say why in its "about" and the commit\n`);
     } else process.exitCode = checks.every((check) => check.ok) ? 0 : 1;
   } finally {
-    inspector?.close();
-    service.kill('SIGTERM');
     await pool.end();
     await admin.query(`DROP DATABASE \`${databaseName}\``);
     await admin.end();
