@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import type { ApiKeyPrincipal } from './api-key.principal.js';
 import { ApiKeyService } from './api-key.service.js';
 import { clientAddress } from './client-address.js';
 import { IS_PUBLIC } from './public.decorator.js';
@@ -22,14 +23,22 @@ export class ApiKeyGuard implements CanActivate {
     private readonly apiKeys: ApiKeyService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const [request, response] = context.getArgs<[Request, Response]>();
     if (this.isPublic(context)) {
       request.apiKey = null;
       return true;
     }
-    request.apiKey = await this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
-    const expiresAt = this.apiKeys.expiryNotice(request.apiKey);
+    const principal = this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
+    // At once for a key this instance knows (almost every request): no promise to wait for.
+    return principal instanceof Promise
+      ? principal.then((known) => this.admit(known, request, response))
+      : this.admit(principal, request, response);
+  }
+
+  private admit(principal: ApiKeyPrincipal, request: Request, response: Response): true {
+    request.apiKey = principal;
+    const expiresAt = this.apiKeys.expiryNotice(principal);
     if (expiresAt) response.setHeader(API_KEY_EXPIRES_HEADER, expiresAt.toUTCString());
     return true;
   }

@@ -42,6 +42,8 @@ interface CacheEntry {
   readonly expiresAt: number;
   /** Shared by concurrent requests with the same key: one lookup, not one each. */
   readonly lookup: Promise<StoredKey | undefined>;
+  /** What the lookup found, once it has (null: no such key), for the requests after it to read at once. */
+  found?: StoredKey | null;
 }
 
 /**
@@ -89,11 +91,18 @@ export class ApiKeyService implements OnModuleInit {
 
   /**
    * The principal for an Authorization header sent from `clientAddress`; throws the 401 the client
-   * should see otherwise, or 429 when that address has failed too often.
+   * should see otherwise, or 429 when that address has failed too often. At once when this instance
+   * knows the key already (almost every request), else once the database has said.
    */
-  async authenticate(authorization: string | undefined, clientAddress: string): Promise<ApiKeyPrincipal> {
+  authenticate(authorization: string | undefined, clientAddress: string): ApiKeyPrincipal | Promise<ApiKeyPrincipal> {
     const token = readBearerToken(authorization);
-    const principal = token === undefined ? undefined : await this.findKey(this.hashOf(token), clientAddress);
+    const found = token === undefined ? undefined : this.findKey(this.hashOf(token), clientAddress);
+    return found instanceof Promise
+      ? found.then((principal) => this.admit(token, principal, clientAddress))
+      : this.admit(token, found, clientAddress);
+  }
+
+  private admit(token: string | undefined, principal: ApiKeyPrincipal | undefined, clientAddress: string): ApiKeyPrincipal {
     if (principal && (principal.expiresAt === null || principal.expiresAt > this.clock.now())) return principal;
     this.failures.refuseIfOverLimit(clientAddress);
     this.failures.record(clientAddress);
@@ -129,9 +138,9 @@ export class ApiKeyService implements OnModuleInit {
     return hash;
   }
 
-  private async findKey(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | undefined> {
+  private findKey(hash: string, clientAddress: string): ApiKeyPrincipal | undefined | Promise<ApiKeyPrincipal | undefined> {
     const bootstrap = this.bootstrapKeys.length > 0 ? this.findBootstrapKey(Buffer.from(hash, 'hex')) : undefined;
-    return bootstrap ?? (await this.findStoredKey(hash, clientAddress));
+    return bootstrap ?? this.findStoredKey(hash, clientAddress);
   }
 
   /** Compares with every bootstrap key in constant time, so timing tells nothing about any of them. */
@@ -143,17 +152,33 @@ export class ApiKeyService implements OnModuleInit {
     return found;
   }
 
-  private async findStoredKey(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | undefined> {
+  private findStoredKey(hash: string, clientAddress: string): ApiKeyPrincipal | undefined | Promise<ApiKeyPrincipal | undefined> {
     const now = Date.now();
-    let entry = this.cache.get(hash);
-    if (!entry || entry.expiresAt <= now) {
-      // A lookup for a key this instance has not seen valid is what a flood of made-up keys costs.
-      const seenValid = entry !== undefined && (await entry.lookup.catch(() => undefined)) !== undefined;
-      const lookup = seenValid ? this.lookUp(hash) : this.failures.pace(clientAddress, () => this.lookUp(hash));
-      entry = { expiresAt: now + this.config.apiKeyCacheMs, lookup };
-      this.remember(hash, entry);
-    }
-    const stored = await entry.lookup;
+    const entry = this.cache.get(hash);
+    if (entry && entry.expiresAt > now)
+      return entry.found === undefined ? entry.lookup.then((stored) => this.used(stored, now)) : this.used(entry.found, now);
+    return this.lookUpAgain(hash, clientAddress, entry, now);
+  }
+
+  private async lookUpAgain(
+    hash: string,
+    clientAddress: string,
+    expired: CacheEntry | undefined,
+    now: number,
+  ): Promise<ApiKeyPrincipal | undefined> {
+    // A lookup for a key this instance has not seen valid is what a flood of made-up keys costs.
+    const seenValid = expired !== undefined && (await expired.lookup.catch(() => undefined)) !== undefined;
+    const lookup = seenValid ? this.lookUp(hash) : this.failures.pace(clientAddress, () => this.lookUp(hash));
+    const entry: CacheEntry = { expiresAt: now + this.config.apiKeyCacheMs, lookup };
+    this.remember(hash, entry);
+    lookup.then(
+      (stored) => (entry.found = stored ?? null),
+      () => undefined,
+    );
+    return this.used(await lookup, now);
+  }
+
+  private used(stored: StoredKey | null | undefined, now: number): ApiKeyPrincipal | undefined {
     if (stored) this.recordUse(stored.id, now);
     return stored?.principal;
   }

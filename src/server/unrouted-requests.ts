@@ -21,6 +21,7 @@ export class UnroutedRequests {
   readonly handle: RequestHandler = (request: Request, _response: Response, next: NextFunction): void => {
     const refusal = this.routes.refusal(request.method, request.path);
     if (!refusal) return next();
-    this.apiKeys.authenticate(request.headers.authorization, clientAddress(request)).then(() => next(refusal), next);
+    const authenticated = async () => this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
+    authenticated().then(() => next(refusal), next);
   };
 }
