@@ -8,9 +8,9 @@ export interface RateLimitHit {
   readonly refused: boolean;
 }
 
-/** Where the rate limiter's counts are kept: this instance's memory, or Redis for all instances. */
+/** Where the rate limiter's counts are kept: this instance's memory (answered at once), or Redis for all instances. */
 export interface RateLimitStorage {
-  hit(key: string, windowMs: number, limit: number): Promise<RateLimitHit>;
+  hit(key: string, windowMs: number, limit: number): RateLimitHit | Promise<RateLimitHit>;
 }
 
 interface Window {
@@ -34,7 +34,7 @@ export class FixedWindowStorage implements RateLimitStorage {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  async hit(key: string, windowMs: number, limit: number): Promise<RateLimitHit> {
+  hit(key: string, windowMs: number, limit: number): RateLimitHit {
     const now = this.clock();
     this.sweep(now, windowMs);
     let window = this.windows.get(key);

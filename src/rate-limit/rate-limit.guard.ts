@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config.js';
-import type { RateLimitStorage } from './fixed-window.storage.js';
+import type { RateLimitHit, RateLimitStorage } from './fixed-window.storage.js';
 import { RateLimitedException } from './rate-limited.exception.js';
 
 /** The policy's name in the RateLimit-Policy and RateLimit fields. */
@@ -33,10 +33,15 @@ export class RateLimitGuard implements CanActivate {
     this.policyHeader = `"${RATE_LIMIT_POLICY}";q=${this.limit};w=${WINDOW_MS / 1000}`;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const [request, response] = context.getArgs<[Request, Response]>();
     if (this.limit === 0 || !request.apiKey) return true;
-    const usage = await this.storage.hit(`${RATE_LIMIT_POLICY}:${request.apiKey.keyId}`, WINDOW_MS, this.limit);
+    const usage = this.storage.hit(`${RATE_LIMIT_POLICY}:${request.apiKey.keyId}`, WINDOW_MS, this.limit);
+    return usage instanceof Promise ? usage.then((counted) => this.admit(counted, response)) : this.admit(usage, response);
+  }
+
+  /** Says the key's quota on the response, and refuses the request past it. */
+  private admit(usage: RateLimitHit, response: Response): true {
     const reset = Math.max(0, usage.secondsLeft);
     response.setHeader('RateLimit-Policy', this.policyHeader);
     response.setHeader('RateLimit', `"${RATE_LIMIT_POLICY}";r=${Math.max(0, this.limit - usage.hits)};t=${reset}`);
