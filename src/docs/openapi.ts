@@ -14,7 +14,6 @@ import type { Scope } from '../auth/scopes.js';
 import { API_VERSION } from '../config/api-version.js';
 import { type AppConfig, DEFAULT_RATE_LIMIT_PER_MINUTE } from '../config/app-config.js';
 import { ownBaseUrl } from '../config/service-address.js';
-import { describeEventDeliveries } from '../webhooks/event-document.js';
 import { errorCodesByStatus } from './api-error-responses.decorator.js';
 
 export const API_PREFIX = '/v1';
@@ -31,8 +30,18 @@ const PUBLISHER = {
   guide: 'https://petstore.example/docs/api',
 } as const;
 
-/** The OpenAPI document, generated from the controllers and DTOs. */
-export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+/**
+ * What a feature adds to the document beyond what its controllers and DTOs say (the webhooks: each
+ * event's payload and the delivery callback). Handed in from above, so that docs/ imports no feature.
+ */
+export type DocumentContribution = (document: OpenAPIObject) => void;
+
+/** The OpenAPI document, generated from the controllers and DTOs, then `contributions` in order. */
+export function buildOpenApiDocument(
+  app: INestApplication,
+  config: AppConfig,
+  contributions: readonly DocumentContribution[],
+): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.0.3')
     .setTitle('Pet Store')
@@ -66,7 +75,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
   listErrorCodesByStatus(document);
-  describeEventDeliveries(document);
+  for (const contribute of contributions) contribute(document);
   return document;
 }
 
