@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventRecord } from './event-record.entity.js';
 import { EventsRepository } from './events.repository.js';
 import { Outbox } from './outbox.js';
 
@@ -8,6 +10,7 @@ import { Outbox } from './outbox.js';
  * deliverer hears every write's `committed()`.
  */
 @Module({
+  imports: [TypeOrmModule.forFeature([EventRecord])],
   providers: [Outbox, EventsRepository],
   exports: [Outbox, EventsRepository],
 })
