@@ -7,6 +7,7 @@ import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './config/clock.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import type { DocumentContribution } from './docs/openapi.js';
 import { HealthModule } from './health/health.module.js';
 import { ApiExceptionFilter } from './errors/api-exception.filter.js';
 import { ServerModule } from './server/server.module.js';
@@ -17,6 +18,7 @@ import { PetsModule } from './pets/pets.module.js';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StoreModule } from './store/store.module.js';
+import { describeEventDeliveries } from './webhooks/event-document.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
@@ -33,6 +35,12 @@ const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_PIPE, useClass: ApiValidationPipe },
   { provide: APP_FILTER, useClass: ApiExceptionFilter },
 ];
+
+/**
+ * What the features add to the OpenAPI document beyond their controllers and DTOs, in the order
+ * applied: createApp and the `openapi` tool both build the document with it.
+ */
+export const DOCUMENT_CONTRIBUTIONS: readonly DocumentContribution[] = [describeEventDeliveries];
 
 @Module({})
 export class AppModule {

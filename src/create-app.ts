@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
-import { AppModule } from './app.module.js';
+import { AppModule, DOCUMENT_CONTRIBUTIONS } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './config/clock.js';
 import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
@@ -65,7 +65,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
   // Express compiles TRUST_PROXY into this function; hop 0 is the connection's own peer.
   const trustProxy: (address: string, hop: number) => boolean = app.getHttpAdapter().getInstance().get('trust proxy fn');
   boundClientConnections(app.getHttpServer(), config.connections, serverMethods, (address) => trustProxy(address, 0));
-  serveOpenApiDocument(app, buildOpenApiDocument(app, config));
+  serveOpenApiDocument(app, buildOpenApiDocument(app, config, DOCUMENT_CONTRIBUTIONS));
   // After the documents, ahead of the routes app.init() adds: what no route takes is answered here.
   app.use(app.get(UnroutedRequests).handle);
   await app.init();

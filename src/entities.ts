@@ -1,10 +1,15 @@
 import { ApiKey } from './auth/api-key.entity.js';
+import { EventRecord } from './events/event-record.entity.js';
 import { IdempotencyRecord } from './idempotency/idempotency-record.entity.js';
 import { Pet } from './pets/pet.entity.js';
 import { Order } from './store/order.entity.js';
+import { WebhookAttempt } from './webhooks/webhook-attempt.entity.js';
+import { WebhookDelivery } from './webhooks/webhook-delivery.entity.js';
+import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
 
 /**
  * Every table's entity, for a DataSource made outside Nest: TypeORM's CLI (ormconfig.ts), which
- * generates migrations from them. In the application each feature module registers its own.
+ * generates migrations from them, and the test that the migrations make the schema they declare
+ * (test/e2e/schema.e2e-spec.ts). In the application each feature module registers its own.
  */
-export const ENTITIES = [Pet, ApiKey, IdempotencyRecord, Order];
+export const ENTITIES = [Pet, ApiKey, IdempotencyRecord, Order, EventRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt];

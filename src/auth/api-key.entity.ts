@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { formatScopes, SCOPES } from './scopes.js';
 
@@ -6,7 +7,7 @@ import { formatScopes, SCOPES } from './scopes.js';
 @Index('UQ_api_keys_key_hash', ['keyHash'], { unique: true })
 @Index('UQ_api_keys_rolled_from_id', ['rolledFromId'], { unique: true })
 export class ApiKey extends NumericIdEntity {
-  @Column({ type: 'varchar', length: 100 })
+  @Column({ type: 'varchar', length: 100, ...UNICODE_TEXT })
   name: string;
 
   @Column({ type: 'varchar', length: 16 })

@@ -7,7 +7,7 @@
 import '../supported-node.js';
 import { writeFile } from 'node:fs/promises';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../app.module.js';
+import { AppModule, DOCUMENT_CONTRIBUTIONS } from '../app.module.js';
 import { loadAppConfig } from '../config/app-config.js';
 import { buildOpenApiDocument } from '../docs/openapi.js';
 
@@ -16,6 +16,6 @@ const out = outIndex > 0 ? process.argv[outIndex + 1] : 'openapi.json';
 // The defaults, not this shell's environment: the committed document must not depend on who made it.
 const config = loadAppConfig({});
 const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
-await writeFile(out, `${JSON.stringify(buildOpenApiDocument(app, config), null, 2)}\n`);
+await writeFile(out, `${JSON.stringify(buildOpenApiDocument(app, config, DOCUMENT_CONTRIBUTIONS), null, 2)}\n`);
 await app.close();
 process.stderr.write(`wrote ${out}\n`);

@@ -1,4 +1,4 @@
-import type { DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { CreatePets1795219200000 } from './migrations/1795219200000-CreatePets.js';
 import { CreateApiKeys1795219300000 } from './migrations/1795219300000-CreateApiKeys.js';
@@ -69,4 +69,15 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: reado
     database: database.file,
     enableWAL: database.file !== ':memory:',
   };
+}
+
+/**
+ * A DataSource on `options`. The entities declare the column types the migrations make on MySQL
+ * (an event's payload is MEDIUMTEXT there, TEXT on SQLite); SQLite takes any type name (MEDIUMTEXT
+ * has its TEXT affinity), but TypeORM refuses to build an entity with a type it does not list for SQLite.
+ */
+export function createDataSource(options: DataSourceOptions): DataSource {
+  const dataSource = new DataSource(options);
+  if (options.type === 'better-sqlite3') dataSource.driver.supportedDataTypes.push('mediumtext');
+  return dataSource;
 }

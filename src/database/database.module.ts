@@ -1,11 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
 import { PINO_LOGGER } from '../logging/logging.module.js';
 import { TypeOrmLogger } from '../logging/typeorm-logger.js';
-import { buildDataSourceOptions } from './data-source-options.js';
+import { buildDataSourceOptions, createDataSource } from './data-source-options.js';
 import { boundMysqlPool } from './mysql-pool-bounds.js';
 import { Sql } from './sql.js';
 
@@ -33,7 +32,7 @@ const POOL_BOUNDS = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000 };
         retryDelay: 2_000,
       }),
       dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
+        const dataSource = await createDataSource(options!).initialize();
         boundMysqlPool(dataSource, POOL_BOUNDS);
         return dataSource;
       },

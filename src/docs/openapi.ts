@@ -11,18 +11,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { InsufficientScopeException } from '../auth/api-key.exceptions.js';
 import type { Scope } from '../auth/scopes.js';
+import { API_VERSION } from '../config/api-version.js';
 import { type AppConfig, DEFAULT_RATE_LIMIT_PER_MINUTE } from '../config/app-config.js';
 import { ownBaseUrl } from '../config/service-address.js';
-import { describeEventDeliveries } from '../webhooks/event-document.js';
 import { errorCodesByStatus } from './api-error-responses.decorator.js';
 
 export const API_PREFIX = '/v1';
-
-/**
- * The document's version: 1.0.0 was the interface's; each released additive change bumps the minor
- * (the path stays /v1), and contract/ keeps each release's document (CHANGELOG.md says what changed).
- */
-export const API_VERSION = '1.3.0';
 
 /**
  * Who publishes the API, as integrators look for it in `info` and `externalDocs`. The addresses are
@@ -36,8 +30,18 @@ const PUBLISHER = {
   guide: 'https://petstore.example/docs/api',
 } as const;
 
-/** The OpenAPI document, generated from the controllers and DTOs. */
-export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+/**
+ * What a feature adds to the document beyond what its controllers and DTOs say (the webhooks: each
+ * event's payload and the delivery callback). Handed in from above, so that docs/ imports no feature.
+ */
+export type DocumentContribution = (document: OpenAPIObject) => void;
+
+/** The OpenAPI document, generated from the controllers and DTOs, then `contributions` in order. */
+export function buildOpenApiDocument(
+  app: INestApplication,
+  config: AppConfig,
+  contributions: readonly DocumentContribution[],
+): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.0.3')
     .setTitle('Pet Store')
@@ -71,7 +75,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
   listErrorCodesByStatus(document);
-  describeEventDeliveries(document);
+  for (const contribute of contributions) contribute(document);
   return document;
 }
 

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
-import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { Pet } from './pet.entity.js';
 import { PetsController } from './pets.controller.js';
 import { PetsRepository } from './pets.repository.js';
 import { PetsService } from './pets.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Pet]), IdempotencyModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([Pet]), IdempotencyModule, EventsModule],
   controllers: [PetsController],
   providers: [PetsRepository, PetsService],
   exports: [PetsService],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { Outbox } from '../events/outbox.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
@@ -8,7 +9,6 @@ import type { PetDto } from './dto/pet.dto.js';
 import { PetNotFoundException } from './pet-not-found.exception.js';
 import { PET_STATUSES, type PetStatus } from './pet-status.js';
 import { PetsRepository } from './pets.repository.js';
-import { Outbox } from '../webhooks/outbox.js';
 
 @Injectable()
 export class PetsService {

@@ -8,7 +8,7 @@ import type { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderDto } from './dto/order.dto.js';
 import { OrderNotFoundException } from './order-not-found.exception.js';
 import { OrdersRepository } from './orders.repository.js';
-import { Outbox } from '../webhooks/outbox.js';
+import { Outbox } from '../events/outbox.js';
 
 @Injectable()
 export class OrdersService {

@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { DeliveriesRepository, type AttemptResult, type ClaimedDelivery, type FinishedAttempt } from './deliveries.repository.js';
 import { type AttemptOutcome, DeliveryMetrics, outcomeOf } from './delivery-metrics.js';
-import { Outbox } from './outbox.js';
+import { Outbox } from '../events/outbox.js';
 import { AddressPolicy, WebhookSender } from './outbound.js';
 import { signatureHeader } from './signature.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';

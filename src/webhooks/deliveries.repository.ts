@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
-import { subscribes, type WebhookEvent } from './event-types.js';
+import { subscribes } from './subscriptions.js';
 import type { StoredEndpoint } from './webhook-endpoints.repository.js';
 
 /** One claimed delivery: what the deliverer needs to make its attempt. */
@@ -32,12 +32,6 @@ export interface DeliveryRecord {
   readonly state: string;
   readonly attempts: Attempt[];
   readonly nextAttemptAt: Date | null;
-}
-
-/** An event as listed: the event itself, and its row for the cursor. */
-export interface StoredEvent {
-  readonly rowId: number;
-  readonly event: WebhookEvent;
 }
 
 /**
@@ -82,10 +76,6 @@ const RETRY =
   'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?';
 const FAILED =
   "UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
-const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE public_id = ?';
-const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
-const EVENTS_OF_TYPE_PAGE =
-  'SELECT id AS rowId, payload FROM events WHERE type = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const DELIVERIES_OF_EVENT =
   'SELECT d.id, w.public_id AS endpointId, d.state, d.next_attempt_at AS nextAttemptAt FROM webhook_deliveries d ' +
   'JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.event_id = ? ORDER BY d.id';
@@ -274,18 +264,6 @@ export class DeliveriesRepository {
         attempt.responseBody,
       ]),
     );
-  }
-
-  async findEvent(publicId: string): Promise<StoredEvent | undefined> {
-    const [row] = await this.dataSource.query(EVENT_BY_PUBLIC_ID, [publicId]);
-    return row && { rowId: Number(row.rowId), event: JSON.parse(row.payload) };
-  }
-
-  async eventsPage(type: string | undefined, afterRowId: number, limit: number): Promise<StoredEvent[]> {
-    const rows: { rowId: number; payload: string }[] = type
-      ? await this.dataSource.query(EVENTS_OF_TYPE_PAGE, [type, afterRowId, limit])
-      : await this.dataSource.query(EVENTS_PAGE, [afterRowId, limit]);
-    return rows.map(({ rowId, payload }) => ({ rowId: Number(rowId), event: JSON.parse(payload) }));
   }
 
   /** Each endpoint's delivery of the event, with every attempt. */

@@ -1,5 +1,5 @@
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
-import { TEST_EVENT_TYPE } from './event-types.js';
+import { TEST_EVENT_TYPE } from '../events/event-types.js';
 
 /** Each event type's payload schema: its `type`, and the schema of its `data.object`. */
 const EVENT_SCHEMAS = [

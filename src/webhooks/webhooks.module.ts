@@ -1,19 +1,22 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { Deliverer } from './deliverer.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
-import { Outbox } from './outbox.js';
+import { WebhookAttempt } from './webhook-attempt.entity.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { EventsController, WebhookEndpointsController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 
-/** Events and their signed delivery to webhook endpoints; the modules that write import it for the Outbox. */
+/** The webhook endpoints, and the signed delivery to them of the events the writes record (events/). */
 @Module({
-  imports: [IdempotencyModule, MetricsModule],
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookAttempt]), EventsModule, IdempotencyModule, MetricsModule],
   controllers: [WebhookEndpointsController, EventsController],
-  providers: [Outbox, DeliveriesRepository, WebhookEndpointsRepository, Deliverer, DeliveryMetrics, WebhooksService],
-  exports: [Outbox],
+  providers: [DeliveriesRepository, WebhookEndpointsRepository, Deliverer, DeliveryMetrics, WebhooksService],
 })
 export class WebhooksModule {}

@@ -5,6 +5,9 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
+import { TEST_EVENT_TYPE } from '../events/event-types.js';
+import { EventsRepository } from '../events/events.repository.js';
+import { Outbox } from '../events/outbox.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
@@ -17,9 +20,8 @@ import {
 } from './dto/webhook-endpoint.dto.js';
 import type { EventDto, EventWithDeliveriesDto, ListEventsQuery } from './dto/event.dto.js';
 import type { PageQuery } from '../pagination/page-query.dto.js';
-import { subscribes, TEST_EVENT_TYPE } from './event-types.js';
+import { subscribes } from './subscriptions.js';
 import { AddressPolicy } from './outbound.js';
-import { Outbox } from './outbox.js';
 import { newSigningSecret } from './signature.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { EventNotFoundException, WebhookEndpointNotFoundException } from './webhooks.exceptions.js';
@@ -37,6 +39,7 @@ export class WebhooksService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly events: EventsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly outbox: Outbox,
@@ -106,13 +109,13 @@ export class WebhooksService {
   async listEvents(query: ListEventsQuery): Promise<Page<EventDto>> {
     const { type } = query;
     const page = await readPage('events', query, { type }, async (afterId, limit) =>
-      (await this.deliveries.eventsPage(type, afterId, limit)).map(({ rowId, event }) => ({ id: rowId, event })),
+      (await this.events.eventsPage(type, afterId, limit)).map(({ rowId, event }) => ({ id: rowId, event })),
     );
     return page.map(({ event }) => event as EventDto);
   }
 
   async getEvent(id: string): Promise<EventWithDeliveriesDto> {
-    const stored = await this.deliveries.findEvent(id);
+    const stored = await this.events.findEvent(id);
     if (!stored) throw new EventNotFoundException(id);
     const deliveries = await this.deliveries.deliveriesOf(stored.rowId);
     return {
@@ -134,7 +137,7 @@ export class WebhooksService {
 
   /** Queues the event again for one endpoint, or for every enabled endpoint subscribed to it; answers how many. */
   async redeliver(id: string, endpointId?: string): Promise<number> {
-    const stored = await this.deliveries.findEvent(id);
+    const stored = await this.events.findEvent(id);
     if (!stored) throw new EventNotFoundException(id);
     const now = new Date(this.clock.now());
     let targets: StoredEndpoint[];

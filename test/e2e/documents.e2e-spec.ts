@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import yaml from 'js-yaml';
 import { ERROR_CODES } from '../../src/errors/api-exception.js';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/webhooks/event-types.js';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/events/event-types.js';
 import { AUTH, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { PageQuery } from '../../pagination/page-query.dto.js';
-import { EVENT_TYPES } from '../event-types.js';
+import { EVENT_TYPES } from '../../events/event-types.js';
 
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
 export class EventDataDto {

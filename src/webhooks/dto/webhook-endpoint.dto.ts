@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { ALL_EVENTS, EVENT_TYPES } from '../event-types.js';
+import { EVENT_TYPES } from '../../events/event-types.js';
+import { ALL_EVENTS } from '../subscriptions.js';
 import type { StoredEndpoint } from '../webhook-endpoints.repository.js';
 
 const SUBSCRIBABLE = [...EVENT_TYPES, ALL_EVENTS];

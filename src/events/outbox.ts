@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { API_VERSION } from '../config/api-version.js';
 import { Clock } from '../config/clock.js';
 import { SqlDialect } from '../database/sql-dialect.js';
-import { API_VERSION } from '../docs/openapi.js';
 import type { EventType, WebhookEvent } from './event-types.js';
 
 const INSERT = 'INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 0, ?)';

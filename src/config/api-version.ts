@@ -1,0 +1,8 @@
+/**
+ * The API's version, as the document's `info.version` and every event's `apiVersion` say it: 1.0.0
+ * was the interface's; each released additive change bumps the minor (the path stays /v1), and
+ * contract/ keeps each release's document (CHANGELOG.md says what changed). A constant of the
+ * release, not a setting; it lives here, importing nothing, so that what records events need not
+ * import the document's builder.
+ */
+export const API_VERSION = '1.3.0';

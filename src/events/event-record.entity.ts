@@ -1,0 +1,35 @@
+import { Column, Entity, Index, Unique } from 'typeorm';
+import { uniqueColumnName } from '../database/entity-columns.js';
+import { NumericIdEntity } from '../database/numeric-id.entity.js';
+
+/**
+ * A row of the outbox: an event, written in the transaction of the write it tells of and never
+ * changed after, but for `dispatched` once it is fanned out to the endpoints.
+ */
+@Entity({ name: 'events' })
+@Unique(uniqueColumnName('events', 'public_id'), ['publicId'])
+@Index('IDX_events_dispatched', ['dispatched', 'id'])
+@Index('IDX_events_type_id', ['type', 'id'])
+@Index('IDX_events_created_at', ['createdAt'])
+export class EventRecord extends NumericIdEntity {
+  /** `evt_…`, the id the API and the deliveries (`webhook-id`) show. */
+  @Column({ name: 'public_id', type: 'varchar', length: 40 })
+  publicId: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  type: string;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+
+  /** The whole event as delivered, JSON, compared byte for byte. */
+  @Column({ type: 'mediumtext', charset: 'utf8mb4', collation: 'utf8mb4_bin' })
+  payload: string;
+
+  @Column({ type: 'boolean', default: false })
+  dispatched: boolean;
+
+  /** Set for an event meant for one endpoint only (a test event); no foreign key, like the event's object. */
+  @Column({ name: 'only_endpoint_id', type: 'bigint', nullable: true })
+  onlyEndpointId: number | null;
+}

@@ -1,0 +1,43 @@
+import { Column, Entity, Unique } from 'typeorm';
+import { uniqueColumnName, UNICODE_TEXT } from '../database/entity-columns.js';
+import { NumericIdEntity } from '../database/numeric-id.entity.js';
+
+/** Where events are POSTed, signed with `secret` (and `previousSecret` until a rotation's overlap ends). */
+@Entity({ name: 'webhook_endpoints' })
+@Unique(uniqueColumnName('webhook_endpoints', 'public_id'), ['publicId'])
+export class WebhookEndpoint extends NumericIdEntity {
+  /** `we_…`, the id the API shows. */
+  @Column({ name: 'public_id', type: 'varchar', length: 40 })
+  publicId: string;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url: string;
+
+  /** Space-separated event types, or `*`. */
+  @Column({ type: 'varchar', length: 1024 })
+  events: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true, ...UNICODE_TEXT })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 64 })
+  secret: string;
+
+  @Column({ name: 'previous_secret', type: 'varchar', length: 64, nullable: true })
+  previousSecret: string | null;
+
+  @Column({ name: 'previous_secret_until', type: 'datetime', precision: 3, nullable: true })
+  previousSecretUntil: Date | null;
+
+  @Column({ type: 'boolean' })
+  enabled: boolean;
+
+  @Column({ name: 'disabled_reason', type: 'varchar', length: 255, nullable: true })
+  disabledReason: string | null;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+
+  @Column({ name: 'last_success_at', type: 'datetime', precision: 3, nullable: true })
+  lastSuccessAt: Date | null;
+}

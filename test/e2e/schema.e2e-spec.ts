@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DataSource, EntityMetadata, Table } from 'typeorm';
+import { loadAppConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
+import { ENTITIES } from '../../src/entities.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+
+/**
+ * The entities declare the schema the migrations make (docs/ARCHITECTURE.md): on a fresh database,
+ * after every migration, each table has its entity and each entity says what its table is. A
+ * migration and an entity that part ways fail here.
+ */
+describe.each(DATABASE_KINDS)('the entities and the migrations on %s', (kind) => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const options = buildDataSourceOptions(loadAppConfig({ DATABASE_URL: database.url }).database, ENTITIES);
+    dataSource = await createDataSource(options).initialize();
+    await dataSource.runMigrations();
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  /** Each entity with its table as TypeORM reads it from the database. */
+  const tablesOfEntities = async (): Promise<[EntityMetadata, Table][]> => {
+    const queryRunner = dataSource.createQueryRunner();
+    try {
+      const tables = await queryRunner.getTables(dataSource.entityMetadatas.map(({ tablePath }) => tablePath));
+      return dataSource.entityMetadatas.map((entity) => [entity, tables.find(({ name }) => name === entity.tablePath)!]);
+    } finally {
+      await queryRunner.release();
+    }
+  };
+
+  it('has an entity for every table but TypeORM’s own, and a table for every entity', async () => {
+    const rows: { name: string }[] = await dataSource.query(
+      kind === 'mysql'
+        ? 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()'
+        : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    );
+    const tables = rows.map(({ name }) => name).filter((name) => name !== 'migrations');
+    expect(tables.sort()).toEqual(dataSource.entityMetadatas.map(({ tableName }) => tableName).sort());
+  });
+
+  if (kind === 'mysql') {
+    it('leaves TypeORM’s schema builder nothing to change: columns, indexes, unique and foreign keys', async () => {
+      const { upQueries } = await dataSource.driver.createSchemaBuilder().log();
+      const readings = await mariaDbReadings(dataSource, await tablesOfEntities());
+      expect(upQueries.map(({ query }) => query.trim()).filter((query) => !readings.some((reading) => reading(query)))).toEqual([]);
+    });
+
+    // The schema builder compares no character sets: a name column that lost utf8mb4 would lose emoji.
+    it('declares the character set and collation the migrations gave each column', async () => {
+      const declared = (await tablesOfEntities()).flatMap(([entity, table]) =>
+        entity.columns.map(({ databaseName, charset, collation }) => {
+          const column = table.columns.find(({ name }) => name === databaseName)!;
+          return { column: `${table.name}.${databaseName}`, entity: [charset, collation], migration: [column.charset, column.collation] };
+        }),
+      );
+      expect(declared.filter(({ entity, migration }) => entity.join() !== migration.join())).toEqual([]);
+    });
+  } else {
+    // TypeORM rebuilds a SQLite table for any difference, and the migrations give SQLite its own
+    // types (integer for MySQL's bigint ids, text for mediumtext, no datetime precision), so the
+    // schema builder's answer is all noise here: names, nullability and keys are compared instead.
+    it('declares every column, index, unique and foreign key the migrations made, types aside', async () => {
+      for (const [entity, table] of await tablesOfEntities()) expect(shapeOfEntity(entity)).toEqual(shapeOfTable(table));
+    });
+  }
+});
+
+/**
+ * The statements TypeORM's `mysql` driver proposes on MariaDB only because of how MariaDB reports
+ * what the migrations made, each recognised for one column or key that agrees with its entity in
+ * everything else:
+ * - a nullable column without a default: MariaDB reports its default as the text `NULL`, which the
+ *   `mysql` driver (its `mariadb` one knows better) takes for a default to remove, one `CHANGE` each;
+ * - a foreign key whose ON UPDATE the migration left unstated: MariaDB reports RESTRICT, the entity
+ *   (like MySQL 8 and SQLite) says NO ACTION, which InnoDB runs alike; a DROP and an ADD each.
+ */
+async function mariaDbReadings(dataSource: DataSource, tables: [EntityMetadata, Table][]): Promise<((query: string) => boolean)[]> {
+  const [{ version }]: { version: string }[] = await dataSource.query('SELECT VERSION() AS version');
+  if (!version.includes('MariaDB')) return [];
+  return tables.flatMap(([entity, table]) => [
+    ...entity.columns
+      .filter((metadata) => {
+        const column = table.columns.find(({ name }) => name === metadata.databaseName);
+        if (!column || !metadata.isNullable || metadata.default !== undefined || column.default !== "'NULL'") return false;
+        const withoutMariaDbsNull = column.clone();
+        withoutMariaDbsNull.default = undefined;
+        return dataSource.driver.findChangedColumns([withoutMariaDbsNull], [metadata]).length === 0;
+      })
+      .map(
+        ({ databaseName }) =>
+          (query: string) =>
+            query.startsWith(`ALTER TABLE \`${table.name}\` CHANGE \`${databaseName}\` \`${databaseName}\` `),
+      ),
+    ...entity.foreignKeys
+      .filter((metadata) => {
+        const key = table.foreignKeys.find(({ name }) => name === metadata.name);
+        return (
+          key !== undefined &&
+          key.onUpdate === 'RESTRICT' &&
+          metadata.onUpdate === 'NO ACTION' &&
+          shapeOfKey({ ...key, onUpdate: metadata.onUpdate }) === shapeOfKey(metadata)
+        );
+      })
+      .flatMap(({ name }) => [
+        (query: string) => query === `ALTER TABLE \`${table.name}\` DROP FOREIGN KEY \`${name}\``,
+        (query: string) => query.startsWith(`ALTER TABLE \`${table.name}\` ADD CONSTRAINT \`${name}\` FOREIGN KEY `),
+      ]),
+  ]);
+}
+
+interface KeyShape {
+  readonly name?: string;
+  readonly columnNames: string[];
+  readonly referencedTableName?: string;
+  readonly referencedTablePath?: string;
+  readonly referencedColumnNames: string[];
+  readonly onDelete?: string;
+  readonly onUpdate?: string;
+}
+
+function shapeOfKey(key: KeyShape): string {
+  const referenced = key.referencedTableName ?? key.referencedTablePath;
+  return `${key.name} (${key.columnNames}) -> ${referenced} (${key.referencedColumnNames}) ON DELETE ${key.onDelete} ON UPDATE ${key.onUpdate}`;
+}
+
+/** A table's columns (their names, nullability and primary key), indexes, unique and foreign keys, as its entity declares them. */
+function shapeOfEntity(entity: EntityMetadata) {
+  const names = (columns: { databaseName: string }[]) => columns.map(({ databaseName }) => databaseName).join(', ');
+  return {
+    columns: entity.columns.map(({ databaseName, isNullable, isPrimary }) => columnShape(databaseName, isNullable, isPrimary)).sort(),
+    indices: entity.indices.map(({ name, columns, isUnique }) => `${name} (${names(columns)})${isUnique ? ' UNIQUE' : ''}`).sort(),
+    uniques: entity.uniques.map(({ name, columns }) => `${name} (${names(columns)})`).sort(),
+    foreignKeys: entity.foreignKeys.map(shapeOfKey).sort(),
+  };
+}
+
+/** The same, as the database has it. */
+function shapeOfTable(table: Table) {
+  return {
+    columns: table.columns.map(({ name, isNullable, isPrimary }) => columnShape(name, isNullable, isPrimary)).sort(),
+    indices: table.indices
+      .map(({ name, columnNames, isUnique }) => `${name} (${columnNames.join(', ')})${isUnique ? ' UNIQUE' : ''}`)
+      .sort(),
+    uniques: table.uniques.map(({ name, columnNames }) => `${name} (${columnNames.join(', ')})`).sort(),
+    foreignKeys: table.foreignKeys.map(shapeOfKey).sort(),
+  };
+}
+
+function columnShape(name: string, isNullable: boolean, isPrimary: boolean): string {
+  return `${name}${isNullable ? ' NULL' : ''}${isPrimary ? ' PRIMARY KEY' : ''}`;
+}
