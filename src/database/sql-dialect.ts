@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { INSERTED_ID } from './sql.js';
 
 /**
  * The few places where the statements the repositories write out differ between MySQL and SQLite.
@@ -42,6 +43,20 @@ export class SqlDialect {
   async now(manager: EntityManager): Promise<Date> {
     const [row] = await manager.query(this.mysql ? 'SELECT UTC_TIMESTAMP(3) AS now' : "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now') AS now");
     return this.readDatetime(row.now);
+  }
+
+  /**
+   * `value` as JSON text, with the id the transaction's last insert generated wherever `value`
+   * holds INSERTED_ID: an SQL expression that writes it, and its parameters. For the statements
+   * that record what an insert made in the same round trip (its event, its stored response).
+   */
+  jsonWithInsertedId(value: unknown): { expression: string; parameters: string[] } {
+    const parameters = JSON.stringify(value).split(String(INSERTED_ID));
+    if (parameters.length === 1) return { expression: '?', parameters };
+    const insertedId = this.mysql ? 'LAST_INSERT_ID()' : 'last_insert_rowid()';
+    const parts = parameters.map(() => '?');
+    const expression = this.mysql ? `CONCAT(${parts.join(`, ${insertedId}, `)})` : parts.join(` || ${insertedId} || `);
+    return { expression, parameters };
   }
 
   /** A BOOLEAN value as a statement parameter: 1 or 0, which both databases store (SQLite binds no booleans). */

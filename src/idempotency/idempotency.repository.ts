@@ -1,8 +1,9 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
-import { isUniqueViolation } from '../database/unique-violation.js';
+import { INSERTED_ID, Sql, type Statement, type Written } from '../database/sql.js';
+import { isUniqueViolation } from '../database/constraint-violations.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { ANSWER_DEADLINE_MS } from '../server/edge.js';
 import { IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
@@ -16,7 +17,7 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
  * A claim this old whose request never finished may be taken over: every request is answered by its
  * deadline, so by then its instance died or its database went silent. The margin covers the clocks
  * of several instances and claim times kept in whole seconds. A late owner cannot complete a claim
- * taken from it (see `complete`), so the window is about waiting, never about safety.
+ * taken from it (see `createClaimed`), so the window is about waiting, never about safety.
  */
 export const ABANDONED_AFTER_MS = ANSWER_DEADLINE_MS + 2_500;
 
@@ -34,8 +35,9 @@ const BY_KEY =
   'expires_at AS expiresAt FROM idempotency_records WHERE key_id = ? AND idempotency_key = ?';
 const DELETE_EXPIRED_RECORD = 'DELETE FROM idempotency_records WHERE id = ? AND expires_at <= ?';
 /** A claim is identified by its record and its time: a takeover moves the time. */
-const COMPLETE =
-  "UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ? " +
+/** The answer stored, by the SQL expression that writes it (SqlDialect.jsonWithInsertedId). */
+const complete = (responseBody: string) =>
+  `UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ${responseBody} ` +
   "WHERE id = ? AND state = 'in_flight' AND created_at = ?";
 const RELEASE = "DELETE FROM idempotency_records WHERE id = ? AND state = 'in_flight' AND created_at = ?";
 const TAKE_OVER = "UPDATE idempotency_records SET created_at = ? WHERE id = ? AND state = 'in_flight' AND created_at = ?";
@@ -50,7 +52,13 @@ const PURGE = 'DELETE FROM idempotency_records WHERE expires_at < ?';
 export class IdempotencyRepository {
   private readonly dialect: SqlDialect;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  /** The completions by the expression of their answer: a few, each written once. */
+  private readonly completions = new Map<string, string>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {
     this.dialect = new SqlDialect(dataSource);
   }
 
@@ -92,54 +100,64 @@ export class IdempotencyRepository {
     throw new IdempotencyKeyInUseException(1);
   }
 
-  /**
-   * Records the response, in the transaction that made what it describes, if the claim is still
-   * this request's: a claim taken over meanwhile (its owner outlived the window) makes it throw, so
-   * that the transaction, and what it created, is rolled back.
-   */
-  async complete(manager: EntityManager, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
-    const parameters = [status, JSON.stringify(body), claim.recordId, this.dialect.datetime(claim.claimedAt)];
-    if ((await this.dialect.changedRows(manager, COMPLETE, parameters)) !== 1) throw new IdempotencyKeyInUseException(1);
-  }
-
   /** Frees the key after a request failed, so that a retry runs it again (unless another request has taken it over). */
   async release(claim: IdempotencyClaim): Promise<void> {
     await this.dataSource.query(RELEASE, [claim.recordId, this.dialect.datetime(claim.claimedAt)]);
   }
 
   /**
-   * Runs `create` once per Idempotency-Key: the key is claimed here, after the request's body was
-   * validated, and what `create` makes commits together with the response stored for the key, so a
-   * retry finds either both or neither, never a pet without its record. A retry of a finished
-   * request gets the stored response back and creates nothing; a request without the header runs
-   * as it is, in a transaction of its own (a create writes its event beside what it made). `create` gets the manager to run its statements on: the one way a transaction is
-   * handed to a repository. (On SQLite the transaction holds only database statements, which
-   * better-sqlite3 runs synchronously, so no other request's can interleave.)
+   * Runs a create once per Idempotency-Key. `statements` make it in one transaction, the first
+   * inserting the row whose id `created` (the answer) holds as INSERTED_ID until then, the others
+   * what must commit with it (its event); answers `created` with its id. With a key, the key is
+   * claimed here (after the request's body was validated) and the answer is stored for it in the
+   * same transaction, so a retry finds both or neither, never a pet without its record; a retry of
+   * a finished request gets the stored answer back and creates nothing. Without a key the
+   * statements run as they are, in one round trip on MySQL. (On SQLite the transaction holds only
+   * database statements, which better-sqlite3 runs synchronously, so no other request's can
+   * interleave.)
    */
-  async createOnce<T>(request: IdempotentRequest | undefined, create: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async createOnce<T extends object>(request: IdempotentRequest | undefined, created: T, statements: readonly Statement[]): Promise<T> {
     // Each step, a statement or a transaction, is run again when it lost a write conflict (a Galera
     // cluster's certification failure): it was rolled back whole.
-    if (!request) return retryingWriteConflicts(() => this.dataSource.transaction(create));
+    if (!request) return withInsertedId(created, (await retryingWriteConflicts(() => this.sql.write(statements)))[0]);
     const outcome = await retryingWriteConflicts(() => this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint));
     if (outcome.kind === 'replay') {
       request.replayed = true;
       // What this same request created and answered before.
       return outcome.body as T;
     }
-    const { claim } = outcome;
     try {
-      return await retryingWriteConflicts(() =>
-        this.dataSource.transaction(async (transaction) => {
-          const created = await create(transaction);
-          await claim.complete(transaction, CREATED_STATUS, created);
-          return created;
-        }),
-      );
+      return await this.createClaimed(outcome.claim, created, statements);
     } catch (error) {
       // Only a stored success is replayed: a failed create frees its key for the retry.
-      await claim.release().catch(() => undefined);
+      await outcome.claim.release().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * The create of a claimed key, with its answer stored for the key, if the claim is still this
+   * request's: a claim taken over meanwhile (its owner outlived the window) rolls it all back.
+   */
+  async createClaimed<T extends object>(claim: IdempotencyClaim, created: T, [insert, ...others]: readonly Statement[]): Promise<T> {
+    // Right after the insert: the stored answer takes its id from the last insert before it.
+    const body = this.dialect.jsonWithInsertedId(created);
+    const completion = {
+      sql: this.completeSql(body.expression),
+      parameters: [CREATED_STATUS, ...body.parameters, claim.recordId, this.dialect.datetime(claim.claimedAt)],
+    };
+    const written = await retryingWriteConflicts(() =>
+      this.sql.write([insert, completion, ...others], ([, completed]) => {
+        if (completed.affectedRows !== 1) throw new IdempotencyKeyInUseException(1);
+      }),
+    );
+    return withInsertedId(created, written[0]);
+  }
+
+  private completeSql(answer: string): string {
+    let sql = this.completions.get(answer);
+    if (sql === undefined) this.completions.set(answer, (sql = complete(answer)));
+    return sql;
   }
 
   async purgeExpired(): Promise<number> {
@@ -167,6 +185,11 @@ export class IdempotencyRepository {
   }
 }
 
+/** `created` with the id its insert generated where it held INSERTED_ID. */
+function withInsertedId<T extends object>(created: T, { insertId }: Written): T {
+  return 'id' in created && created.id === INSERTED_ID ? { ...created, id: insertId } : created;
+}
+
 /**
  * The claim's time, kept in whole seconds: a MySQL DATETIME stores no fraction (and rounds one), and
  * the stored value must equal the claim's own to identify it.
@@ -186,10 +209,6 @@ export class IdempotencyClaim {
     readonly recordId: number,
     readonly claimedAt: Date,
   ) {}
-
-  complete(manager: EntityManager, status: number, body: unknown): Promise<void> {
-    return this.store.complete(manager, this, status, body);
-  }
 
   release(): Promise<void> {
     return this.store.release(this);

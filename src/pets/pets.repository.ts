@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
-import { Sql } from '../database/sql.js';
+import { Sql, type Statement } from '../database/sql.js';
 import type { PetDto } from './dto/pet.dto.js';
 import type { PetStatus } from './pet-status.js';
 
 const COLUMNS = 'id, name, category_id AS categoryId, status';
 const PAGE = `SELECT ${COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`;
 const BY_ID = `SELECT ${COLUMNS} FROM pets WHERE id = ?`;
-const EXISTS = 'SELECT 1 AS found FROM pets WHERE id = ?';
 const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
 const COUNT_BY_STATUS = 'SELECT status, COUNT(*) AS count FROM pets GROUP BY status';
 
@@ -45,14 +44,9 @@ export class PetsRepository {
     return row;
   }
 
-  async exists(id: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
-    return (await manager.query(EXISTS, [id])).length > 0;
-  }
-
-  /** Inserts a pet, inside `manager`'s transaction when given one. */
-  async insert({ name, categoryId, status }: Omit<PetDto, 'id'>, manager: EntityManager = this.dataSource.manager): Promise<PetDto> {
-    const id = await this.dialect.insert(manager, INSERT, [name, categoryId, status]);
-    return { id, name, categoryId, status };
+  /** The insert of a pet, to run in the transaction that records what else it makes (Sql.write). */
+  insert({ name, categoryId, status }: Omit<PetDto, 'id'>): Statement {
+    return { sql: INSERT, parameters: [name, categoryId, status] };
   }
 
   /** How many pets have each status that occurs: one aggregate over the (status, id) index. */

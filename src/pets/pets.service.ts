@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { INSERTED_ID } from '../database/sql.js';
 import { Outbox } from '../events/outbox.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
@@ -25,13 +25,13 @@ export class PetsService {
 
   /** Stores the pet and its `pet.created` event in one transaction. */
   async create({ name, categoryId, status = 'available' }: NewPetDto, idempotency?: IdempotentRequest): Promise<PetDto> {
-    const pet = await this.idempotency.createOnce(idempotency, async (manager) => {
-      const created = await this.pets.insert({ name, categoryId, status }, manager);
-      await this.outbox.record(manager, 'pet.created', created);
-      return created;
-    });
+    const pet: PetDto = { id: INSERTED_ID, name, categoryId, status };
+    const created = await this.idempotency.createOnce(idempotency, pet, [
+      this.pets.insert(pet),
+      this.outbox.record('pet.created', pet).statement,
+    ]);
     this.outbox.committed();
-    return pet;
+    return created;
   }
 
   /** How many pets have each status, every status present. */
@@ -39,11 +39,6 @@ export class PetsService {
     const counts = Object.fromEntries(PET_STATUSES.map((status) => [status, 0])) as Record<PetStatus, number>;
     for (const { status, count } of await this.pets.countByStatus()) if (status in counts) counts[status as PetStatus] = count;
     return counts;
-  }
-
-  /** Whether the pet exists, asked on `manager` (inside its transaction) when given one. */
-  exists(id: number, manager?: EntityManager): Promise<boolean> {
-    return this.pets.exists(id, manager);
   }
 
   async get(id: number): Promise<PetDto> {

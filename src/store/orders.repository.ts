@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { Statement } from '../database/sql.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { OrderStatus } from './order-status.js';
 
@@ -65,8 +66,11 @@ export class OrdersRepository {
     return row && this.toStored(row);
   }
 
-  /** Inserts an order, inside `manager`'s transaction when given one. */
-  async insert(order: Omit<StoredOrder, 'id'>, manager: EntityManager = this.dataSource.manager): Promise<StoredOrder> {
-    return { id: await this.dialect.insert(manager, INSERT, this.toColumns(order)), ...order };
+  /**
+   * The insert of an order, to run in the transaction that records what else it makes (Sql.write);
+   * it fails on the foreign key to pets when its pet does not exist (isForeignKeyViolation).
+   */
+  insert(order: Omit<StoredOrder, 'id'>): Statement {
+    return { sql: INSERT, parameters: this.toColumns(order) };
   }
 }

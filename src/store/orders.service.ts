@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { readPage, type Page } from '../pagination/page.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
-import { PetsService } from '../pets/pets.service.js';
+import { INSERTED_ID } from '../database/sql.js';
+import { isForeignKeyViolation } from '../database/constraint-violations.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderDto } from './dto/order.dto.js';
@@ -14,7 +15,6 @@ import { Outbox } from '../events/outbox.js';
 export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
-    private readonly pets: PetsService,
     private readonly idempotency: IdempotencyRepository,
     private readonly outbox: Outbox,
   ) {}
@@ -25,21 +25,24 @@ export class OrdersService {
     return page.map(OrderDto.from);
   }
 
-  /** Stores the order and its `order.placed` event in one transaction. */
+  /** Stores the order and its `order.placed` event in one transaction; the pet must exist. */
   async place(
     { petId, quantity, status = 'placed', shipDate, complete = false }: NewOrderDto,
     idempotency?: IdempotentRequest,
   ): Promise<OrderDto> {
-    const placed = await this.idempotency.createOnce(idempotency, async (manager) => {
-      if (!(await this.pets.exists(petId, manager))) throw new PetNotFoundException(petId);
-      const order = OrderDto.from(
-        await this.orders.insert({ petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete }, manager),
-      );
-      await this.outbox.record(manager, 'order.placed', order);
-      return order;
-    });
-    this.outbox.committed();
-    return placed;
+    const stored = { petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete };
+    const order = OrderDto.from({ id: INSERTED_ID, ...stored });
+    try {
+      const placed = await this.idempotency.createOnce(idempotency, order, [
+        this.orders.insert(stored),
+        this.outbox.record('order.placed', order).statement,
+      ]);
+      this.outbox.committed();
+      return placed;
+    } catch (error) {
+      // The orders' foreign key to pets says the pet does not exist: nothing was stored.
+      throw isForeignKeyViolation(error) ? new PetNotFoundException(petId) : error;
+    }
   }
 
   async get(id: number): Promise<OrderDto> {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
+import { INSERTED_ID, type Statement } from '../database/sql.js';
 
 /** A row of webhook_endpoints, as the service uses it. */
 export interface StoredEndpoint {
@@ -51,29 +52,28 @@ export class WebhookEndpointsRepository {
     this.dialect = new SqlDialect(dataSource);
   }
 
-  async insert(endpoint: NewEndpoint, manager: EntityManager = this.dataSource.manager): Promise<StoredEndpoint> {
+  /**
+   * A new endpoint, with its public id, and the statement that inserts it (Sql.write); its row id is
+   * INSERTED_ID until then.
+   */
+  insert(endpoint: NewEndpoint): { endpoint: StoredEndpoint; statement: Statement } {
     const id = `we_${randomBytes(12).toString('base64url')}`;
     const { url, events, description, secret, createdAt } = endpoint;
-    const rowId = await this.dialect.insert(manager, INSERT, [
-      id,
-      url,
-      events.join(' '),
-      description,
-      secret,
-      this.dialect.datetime(createdAt),
-    ]);
     return {
-      rowId,
-      id,
-      url,
-      events,
-      description,
-      secret,
-      previousSecret: null,
-      previousSecretUntil: null,
-      enabled: true,
-      disabledReason: null,
-      createdAt,
+      endpoint: {
+        rowId: INSERTED_ID,
+        id,
+        url,
+        events,
+        description,
+        secret,
+        previousSecret: null,
+        previousSecretUntil: null,
+        enabled: true,
+        disabledReason: null,
+        createdAt,
+      },
+      statement: { sql: INSERT, parameters: [id, url, events.join(' '), description, secret, this.dialect.datetime(createdAt)] },
     };
   }
 

@@ -1,7 +1,5 @@
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
@@ -22,6 +20,7 @@ import type { EventDto, EventWithDeliveriesDto, ListEventsQuery } from './dto/ev
 import type { PageQuery } from '../pagination/page-query.dto.js';
 import { subscribes } from './subscriptions.js';
 import { AddressPolicy } from './outbound.js';
+import { Sql } from '../database/sql.js';
 import { newSigningSecret } from './signature.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { EventNotFoundException, WebhookEndpointNotFoundException } from './webhooks.exceptions.js';
@@ -35,7 +34,7 @@ export class WebhooksService {
   private readonly policy: AddressPolicy;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: Sql,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly endpoints: WebhookEndpointsRepository,
@@ -50,12 +49,10 @@ export class WebhooksService {
 
   createEndpoint({ url, events, description }: NewWebhookEndpointDto, idempotency?: IdempotentRequest): Promise<CreatedWebhookEndpointDto> {
     const checked = this.checkUrl(url);
-    return this.idempotency.createOnce(idempotency, async (manager) => {
-      const secret = newSigningSecret();
-      const createdAt = new Date(this.clock.now());
-      const endpoint = await this.endpoints.insert({ url: checked, events, description: description ?? null, secret, createdAt }, manager);
-      return { ...WebhookEndpointDto.from(endpoint), secret };
-    });
+    const secret = newSigningSecret();
+    const createdAt = new Date(this.clock.now());
+    const { endpoint, statement } = this.endpoints.insert({ url: checked, events, description: description ?? null, secret, createdAt });
+    return this.idempotency.createOnce(idempotency, { ...WebhookEndpointDto.from(endpoint), secret }, [statement]);
   }
 
   async listEndpoints(query: PageQuery): Promise<Page<WebhookEndpointDto>> {
@@ -94,7 +91,8 @@ export class WebhooksService {
   /** Sends a `webhook.test` event to this endpoint alone; answers the event. */
   async sendTest(id: string): Promise<EventDto> {
     const endpoint = await this.find(id);
-    const event = await this.outbox.record(this.dataSource.manager, TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId);
+    const { event, statement } = this.outbox.record(TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId);
+    await this.sql.write([statement]);
     this.outbox.committed();
     return event as EventDto;
   }

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
+import { INSERTED_ID } from '../../src/database/sql.js';
 import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
 import { IdempotencyClaim, IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
@@ -146,11 +147,9 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     const lateOwner = new IdempotencyClaim(ctx.app.get(IdempotencyRepository), identifiers[0].id as number, claimedAt);
     expect((await post(body, 'late-owner')).status).toBe(201);
 
-    // What createOnce runs for it: the create and the completion in one transaction.
-    const lateCreate = ctx.app.get(DataSource).transaction(async (manager) => {
-      const pet = await ctx.app.get(PetsRepository).insert({ ...body, status: 'available' }, manager);
-      await lateOwner.complete(manager, 201, pet);
-    });
+    // What createOnce runs for it once claimed: the create and the stored answer in one transaction.
+    const pet = { id: INSERTED_ID, ...body, status: 'available' as const };
+    const lateCreate = ctx.app.get(IdempotencyRepository).createClaimed(lateOwner, pet, [ctx.app.get(PetsRepository).insert(pet)]);
     await expect(lateCreate).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
     await lateOwner.release();
     expect(await petsNamed(body.name)).toBe(1);

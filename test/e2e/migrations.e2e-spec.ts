@@ -6,7 +6,7 @@ import { AddApiKeyExpiry1795219700000 } from '../../src/database/migrations/1795
 import { AddApiKeyScopes1795219600000 } from '../../src/database/migrations/1795219600000-AddApiKeyScopes.js';
 import { OneSuccessorPerKey1795219800000 } from '../../src/database/migrations/1795219800000-OneSuccessorPerKey.js';
 import { ApiKeyTimesInMilliseconds1795219900000 } from '../../src/database/migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
-import { isUniqueViolation } from '../../src/database/unique-violation.js';
+import { isUniqueViolation } from '../../src/database/constraint-violations.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 /** A key as the tool stored it before a migration, with only the columns every version has. */

@@ -1,0 +1,117 @@
+/**
+ * npm run bench:round-trips [-- DIR]
+ *
+ * What a create costs the database: round trips and statements per request, for createPet (with and
+ * without an Idempotency-Key) and placeOrder. The service (this checkout, or the build in DIR, as
+ * its start:prod runs it) talks to MySQL (TEST_DATABASE_URL's server) through a proxy here that
+ * counts the commands it sends (a command is a round trip: the service waits for its answer); the
+ * statements are the server's own Com_* counters, read before and after (so the server should have
+ * nothing else to do meanwhile). The counts do not depend on timing.
+ */
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import path from 'node:path';
+import mysql, { type RowDataPacket } from 'mysql2/promise';
+import { freePort } from '../test/e2e/support/free-port.js';
+import { seedPets, storeBenchKey } from './fixtures.js';
+import { productionCommand, ready, serviceEnvironment, start } from './processes.js';
+
+const REQUESTS = 1_000;
+const STATEMENTS = ['Com_begin', 'Com_insert', 'Com_insert_select', 'Com_update', 'Com_select', 'Com_commit', 'Com_rollback'];
+const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
+
+/** A TCP proxy to MySQL that counts the commands clients send (packets with sequence id 0). */
+async function countingProxy(target: URL): Promise<{ port: number; commands: () => number }> {
+  let commands = 0;
+  const proxy = createServer((client: Socket) => {
+    const upstream = connect(Number(target.port || 3306), target.hostname);
+    let pending = Buffer.alloc(0);
+    client.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      // MySQL packets: a 3-byte length, a sequence id, the payload; a command starts at sequence 0.
+      while (pending.length >= 4) {
+        const length = pending.readUIntLE(0, 3);
+        if (pending.length < 4 + length) break;
+        if (pending[3] === 0) commands++;
+        pending = pending.subarray(4 + length);
+      }
+      upstream.write(chunk);
+    });
+    upstream.pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+  proxy.unref();
+  return { port: (proxy.address() as AddressInfo).port, commands: () => commands };
+}
+
+async function statementCounts(admin: mysql.Connection): Promise<Record<string, number>> {
+  const [rows] = await admin.query<RowDataPacket[]>(
+    `SHOW GLOBAL STATUS WHERE Variable_name IN (${STATEMENTS.map(() => '?').join(', ')})`,
+    STATEMENTS,
+  );
+  return Object.fromEntries(rows.map((row) => [row.Variable_name, Number(row.Value)]));
+}
+
+async function main(): Promise<void> {
+  const dir = path.resolve(process.argv[2] ?? '.');
+  const databaseName = `petstore_trips_${Date.now()}`;
+  const admin = await mysql.createConnection({ uri: server });
+  await admin.query(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4`);
+  const target = new URL(server);
+  const proxy = await countingProxy(target);
+  const proxied = new URL(server);
+  proxied.host = `127.0.0.1:${proxy.port}`;
+  const port = await freePort();
+  // Without delivery: what the request itself costs (the deliverer's fan-out is measured by --webhooks).
+  const environment = serviceEnvironment(`${proxied.href.replace(/\/+$/, '')}/${databaseName}`, port, { WEBHOOK_DELIVERY: 'false' });
+  const service = start(productionCommand(dir), environment, dir);
+  const pool = mysql.createPool({ uri: `${server}/${databaseName}`, connectionLimit: 2 });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await ready(`${base}/health/live`, service);
+    const key = await storeBenchKey(pool);
+    await seedPets(pool, 0, 100);
+    const requests: [string, (i: number) => RequestInit & { path: string }][] = [
+      ['createPet', () => ({ path: '/v1/pets', body: '{"name":"Counted","categoryId":7}' })],
+      [
+        'createPet Idempotency-Key',
+        (i) => ({ path: '/v1/pets', body: '{"name":"Counted","categoryId":7}', headers: { 'Idempotency-Key': `count-${i}` } }),
+      ],
+      ['placeOrder', (i) => ({ path: '/v1/store/orders', body: `{"petId":${1 + (i % 100)},"quantity":1}` })],
+    ];
+    process.stdout.write(`per request, ${REQUESTS} requests each (${dir})\n`);
+    for (const [name, request] of requests) {
+      // Let the deliverer's own work (fan-out of the events just made) finish before counting.
+      await new Promise((settle) => setTimeout(settle, 1_500));
+      const before = await statementCounts(admin);
+      const commandsBefore = proxy.commands();
+      for (let i = 0; i < REQUESTS; i++) {
+        const { path: requestPath, headers, ...init } = request(i);
+        const response = await fetch(`${base}${requestPath}`, {
+          method: 'POST',
+          ...init,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...(headers as Record<string, string>) },
+        });
+        if (response.status !== 201) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+      }
+      const trips = (proxy.commands() - commandsBefore) / REQUESTS;
+      const after = await statementCounts(admin);
+      const statements = STATEMENTS.map((counter) => [counter.replace('Com_', ''), (after[counter] - before[counter]) / REQUESTS] as const)
+        // The admin connection's own SHOW counts as a select.
+        .map(([counter, count]) => [counter, counter === 'select' ? count - 1 / REQUESTS : count] as const)
+        .filter(([, count]) => count > 0);
+      process.stdout.write(
+        `${name.padEnd(27)} round trips ${trips.toFixed(2)}; statements ${statements.map(([counter, count]) => `${counter} ${count.toFixed(2)}`).join(', ')}\n`,
+      );
+    }
+  } finally {
+    service.kill('SIGTERM');
+    await pool.end();
+    await admin.query(`DROP DATABASE \`${databaseName}\``);
+    await admin.end();
+  }
+}
+
+await main();
