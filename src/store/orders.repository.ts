@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { Statement } from '../database/sql.js';
+import { Sql, type Statement } from '../database/sql.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { OrderStatus } from './order-status.js';
 
@@ -21,8 +21,8 @@ const BY_ID = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;
 const INSERT = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complete) VALUES (?, ?, ?, ?, ?)';
 
 /**
- * The orders table, one written-out statement per question, on TypeORM's connection. The date and
- * the flag go through SqlDialect both ways: SQLite keeps them as text and 0/1.
+ * The orders table, one written-out statement per question, run by Sql on TypeORM's connection. The
+ * date and the flag go through SqlDialect both ways: SQLite keeps them as text and 0/1.
  */
 @Injectable()
 export class OrdersRepository {
@@ -32,7 +32,10 @@ export class OrdersRepository {
   private readonly toStored: (row: Record<string, unknown>) => StoredOrder;
   private readonly toColumns: (order: Omit<StoredOrder, 'id'>) => unknown[];
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {
     this.dialect = new SqlDialect(dataSource);
     this.pageWithStatusSql = `SELECT ${COLUMNS} FROM orders${this.dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
     const { dialect } = this;
@@ -55,14 +58,14 @@ export class OrdersRepository {
 
   /** Up to `limit` orders after `afterId` (0: from the start), only those with `status` when given. */
   async page(status: OrderStatus | undefined, afterId: number, limit: number): Promise<StoredOrder[]> {
-    const rows: Record<string, unknown>[] = status
-      ? await this.dataSource.query(this.pageWithStatusSql, [status, afterId, limit])
-      : await this.dataSource.query(PAGE, [afterId, limit]);
+    const rows = status
+      ? await this.sql.rows<Record<string, unknown>>(this.pageWithStatusSql, [status, afterId, limit])
+      : await this.sql.rows<Record<string, unknown>>(PAGE, [afterId, limit]);
     return rows.map(this.toStored);
   }
 
   async get(id: number): Promise<StoredOrder | undefined> {
-    const [row] = await this.dataSource.query(BY_ID, [id]);
+    const [row] = await this.sql.rows<Record<string, unknown>>(BY_ID, [id]);
     return row && this.toStored(row);
   }
 
