@@ -26,13 +26,19 @@ export function serviceEnvironment(databaseUrl: string, port: number, settings: 
   };
 }
 
-/** The Node arguments of the start:prod of `dir`'s package.json (`node FLAGS… dist/src/main.js`). */
+/**
+ * The Node arguments of the start:prod of `dir`'s package.json (`node FLAGS… dist/src/main.js`); with
+ * BENCH_NODE_FLAGS set, its flags instead of start:prod's (`none` for none: V8's defaults), to
+ * measure the service under other heap settings.
+ */
 export function productionCommand(dir = '.'): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const [node, ...args] = scripts['start:prod'].split(' ');
   if (node !== 'node' || args.at(-1) !== 'dist/src/main.js')
     throw new Error(`start:prod is not "node … dist/src/main.js": ${scripts['start:prod']}`);
-  return args;
+  const flags = process.env.BENCH_NODE_FLAGS;
+  if (flags === undefined) return args;
+  return [...(flags === 'none' ? [] : flags.split(' ').filter(Boolean)), 'dist/src/main.js'];
 }
 
 export async function ready(url: string, child: ChildProcess): Promise<void> {

@@ -36,7 +36,8 @@
  * Every server's stdout is a pipe the bench reads, as a container runtime reads it: the request log
  * costs what it costs in production.
  *
- * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon).
+ * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon); BENCH_NODE_FLAGS
+ * (the service's node flags instead of start:prod's; `none` for V8's defaults).
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
