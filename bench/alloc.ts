@@ -31,6 +31,7 @@ import { SEED } from './load.js';
 import { productionCommand, ready, serviceEnvironment, start } from './processes.js';
 
 const WARM_UP = 2_000;
+const promotedOnly = process.argv.includes('--profile=promoted');
 const REQUESTS = 5_000;
 const CONNECTIONS = 16;
 /** How far above its committed figure an operation's bytes allocated per request may go. */
@@ -227,7 +228,8 @@ async function profile(base: string, key: string, inspector: Inspector, operatio
   await inspector.call('HeapProfiler.startSampling', {
     samplingInterval: 1024,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    // --profile=promoted: only what outlived the young generation (what the old one fills with).
+    includeObjectsCollectedByMinorGC: !promotedOnly,
   });
   await drive(base, key, operation, WARM_UP + REQUESTS, REQUESTS);
   const { profile } = (await inspector.call('HeapProfiler.stopSampling')) as { profile: { head: ProfileNode } };
@@ -291,7 +293,7 @@ async function withServer<T>(
 
 async function main(): Promise<void> {
   const record = process.argv.includes('--record');
-  const profiling = process.argv.includes('--profile');
+  const profiling = process.argv.includes('--profile') || promotedOnly;
   const withFloor = process.argv.includes('--floor');
   const databaseName = `petstore_alloc_${Date.now()}`;
   const admin = await mysql.createConnection({ uri: server });

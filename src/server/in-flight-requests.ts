@@ -19,8 +19,12 @@ import { type ApiException, ServiceStoppingException } from '../errors/api-excep
  */
 @Injectable()
 export class InFlightRequests implements BeforeApplicationShutdown, OnApplicationShutdown {
-  /** Each response under way, and when (performance.now()) its deadline counts from. */
-  private readonly responses = new Map<Response, number>();
+  /**
+   * The responses under way, newest first, linked through themselves: a Map or Set of them made V8
+   * promote every response and its headers to the old generation, about 5 KB a request
+   * (docs/PERFORMANCE.md), which this list does not.
+   */
+  private newest?: InFlight;
   private stopping = false;
   private deadlineCheck?: NodeJS.Timeout;
 
@@ -30,13 +34,20 @@ export class InFlightRequests implements BeforeApplicationShutdown, OnApplicatio
       response.locals.refusedWhileStopping = true;
       return new ServiceStoppingException();
     }
-    this.responses.set(response, arrivedAt);
+    const entry: InFlight = { response, since: arrivedAt, newer: undefined, older: this.newest };
+    if (this.newest) this.newest.newer = entry;
+    this.newest = response.inFlight = entry;
     return undefined;
   }
 
   /** The response is done (answered, or its client went away). */
   finished(response: Response): void {
-    this.responses.delete(response);
+    const entry = response.inFlight;
+    if (!entry) return;
+    response.inFlight = undefined;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    if (entry.older) entry.older.newer = entry.newer;
   }
 
   /**
@@ -47,22 +58,40 @@ export class InFlightRequests implements BeforeApplicationShutdown, OnApplicatio
   enforceDeadline(deadlineMs: number, overdue: (response: Response) => boolean): void {
     this.deadlineCheck = setInterval(() => {
       const now = performance.now();
-      for (const [response, since] of this.responses) {
-        if (now - since < deadlineMs || response.headersSent) continue;
-        if (overdue(response)) this.responses.delete(response);
-        else this.responses.set(response, now);
+      for (let entry = this.newest; entry; entry = entry.older) {
+        if (now - entry.since < deadlineMs || entry.response.headersSent) continue;
+        if (overdue(entry.response)) this.finished(entry.response);
+        else entry.since = now;
       }
     }, DEADLINE_CHECK_MS).unref();
   }
 
   beforeApplicationShutdown(): void {
     this.stopping = true;
-    for (const response of this.responses.keys()) if (!response.headersSent) response.setHeader('Connection', 'close');
+    for (let entry = this.newest; entry; entry = entry.older) {
+      if (!entry.response.headersSent) entry.response.setHeader('Connection', 'close');
+    }
   }
 
   /** After the server has closed: the requests it was draining kept their deadlines until then. */
   onApplicationShutdown(): void {
     clearInterval(this.deadlineCheck);
+  }
+}
+
+/** A response under way, in InFlightRequests' list. */
+interface InFlight {
+  readonly response: Response;
+  /** When (performance.now()) its answer deadline counts from. */
+  since: number;
+  newer: InFlight | undefined;
+  older: InFlight | undefined;
+}
+
+declare module 'express-serve-static-core' {
+  interface Response {
+    /** Its place among the responses under way (InFlightRequests), until it is done. */
+    inFlight?: InFlight;
   }
 }
 
