@@ -33,6 +33,22 @@ export class ApiExpressAdapter extends ExpressAdapter {
     const writer = response.req.answerWriter;
     let answer = writer ? writer.writeAnswer(response, body) : body;
     if (answer instanceof SelfWrittenAnswer) answer = answer.writeAnswer(response);
-    return super.reply(response, answer, statusCode);
+    if (!isJsonAnswer(answer)) return super.reply(response, answer, statusCode);
+    // Written here rather than by Express's json() and send(), which parse and rebuild the
+    // Content-Type and ask whether the request is fresh on every answer: no answer of the API has
+    // a validator (no ETag, no Last-Modified), so none is ever fresh.
+    const json = JSON.stringify(answer);
+    if (statusCode !== undefined) response.statusCode = statusCode;
+    response.setHeader('Content-Type', JSON_CONTENT_TYPE);
+    response.setHeader('Content-Length', Buffer.byteLength(json));
+    // Node sends no body in answer to HEAD.
+    return response.end(json);
   }
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A handler's answer sent as JSON: an object or an array (not a stream, a buffer or nothing). */
+function isJsonAnswer(answer: unknown): answer is object {
+  return typeof answer === 'object' && answer !== null && (Array.isArray(answer) || Object.getPrototypeOf(answer) === Object.prototype);
 }
