@@ -1,6 +1,6 @@
-import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { type ValidationError, validateSync } from 'class-validator';
+import { type ValidationError, type ValidatorOptions, validateSync } from 'class-validator';
 import { ValidationFailedException } from '../errors/api-exception.js';
 
 /**
@@ -11,64 +11,56 @@ import { ValidationFailedException } from '../errors/api-exception.js';
 const INHERITED_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 /**
- * Validates bodies and query strings against their DTO classes. Bodies are strict (a property the
- * schema lacks is an error); query strings are strict in value and tolerant in name (unknown
- * parameters are dropped). Either way the error names every offending field.
+ * Validates bodies and query strings against their DTO classes, with class-transformer and
+ * class-validator. Bodies are strict (a property the schema lacks is an error); query strings are
+ * strict in value and tolerant in name (unknown parameters are dropped). Either way the error names
+ * every offending field. Synchronously, and without Nest's ValidationPipe, which awaits and
+ * re-checks shapes a parsed JSON object or query string never has (sparse arrays, binary values,
+ * primitives in the place of objects): a body reaches here as a JSON object or not at all.
  */
 @Injectable()
 export class ApiValidationPipe implements PipeTransform {
-  private readonly body = new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    stopAtFirstError: true,
-    exceptionFactory: toValidationFailed,
-  });
-
-  transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (metadata.type === 'body') {
-      if (value === undefined) return this.body.transform(value, metadata);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw new ValidationFailedException('The request body must be a JSON object.');
-      }
-      const inherited = Object.keys(value).filter((name) => INHERITED_NAMES.has(name));
-      return inherited.length === 0 ? this.body.transform(value, metadata) : this.refuseInherited(value, inherited, metadata);
+  transform(value: unknown, { type, metatype }: ArgumentMetadata): unknown {
+    // Path parameters go through their own parse pipes; a route without a DTO class takes what it gets.
+    if ((type !== 'body' && type !== 'query') || !metatype || UNVALIDATED.has(metatype)) return value;
+    if (type === 'query') return validated(metatype, { ...(value as object) }, QUERY);
+    // No body at all is an empty one: every required field is then named as missing.
+    if (value === undefined) return validated(metatype, {}, BODY);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ValidationFailedException('The request body must be a JSON object.');
     }
-    if (metadata.type === 'query' && metadata.metatype) return validateQuery(metadata.metatype, value);
-    // Path parameters go through their own parse pipes.
-    return value;
-  }
-
-  /** 400 naming the inherited names, and whatever else is wrong with the rest of the body. */
-  private async refuseInherited(value: object, inherited: string[], metadata: ArgumentMetadata): Promise<never> {
-    const notAllowed = inherited.map((name) => `${name} is not allowed`).join('; ');
-    const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !INHERITED_NAMES.has(name)));
-    try {
-      await this.body.transform(rest, metadata);
-    } catch (error) {
-      if (error instanceof ValidationFailedException) throw new ValidationFailedException(`${notAllowed}; ${error.message}`);
-      throw error;
-    }
-    throw new ValidationFailedException(`${notAllowed}.`);
+    const inherited = Object.keys(value).filter((name) => INHERITED_NAMES.has(name));
+    return inherited.length === 0 ? validated(metatype, value, BODY) : refuseInherited(metatype, value, inherited);
   }
 }
 
-/**
- * A query string (flat: strings, or arrays of them for a repeated name) as an instance of its DTO
- * class, its unknown parameters dropped. Synchronously, on every listing: Nest's ValidationPipe
- * awaits and re-checks the shapes a body can take, which a parsed query string never has.
- */
-function validateQuery(metatype: new () => object, value: unknown): object {
-  const query = plainToInstance(metatype, { ...(value as object) });
-  const errors = validateSync(query, {
-    whitelist: true,
-    forbidNonWhitelisted: false,
-    stopAtFirstError: true,
-    validationError: { target: false },
-  });
+/** Types that are no DTO class, as Nest's ValidationPipe passes them by. */
+const UNVALIDATED = new Set<unknown>([Object, String, Number, Boolean, Array]);
+
+/** A body: a property the DTO lacks is an error. */
+const BODY: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true };
+/** A query string: unknown parameters are dropped. */
+const QUERY: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: false, stopAtFirstError: true };
+
+/** `value` as an instance of its DTO class, or the 400 that names what is wrong with it. */
+function validated(metatype: new () => object, value: object, options: ValidatorOptions): object {
+  const instance = plainToInstance(metatype, value);
+  const errors = validateSync(instance, { ...options, validationError: { target: false } });
   if (errors.length > 0) throw toValidationFailed(errors);
-  return query;
+  return instance;
+}
+
+/** 400 naming the inherited names, and whatever else is wrong with the rest of the body. */
+function refuseInherited(metatype: new () => object, value: object, inherited: string[]): never {
+  const notAllowed = inherited.map((name) => `${name} is not allowed`).join('; ');
+  const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !INHERITED_NAMES.has(name)));
+  try {
+    validated(metatype, rest, BODY);
+  } catch (error) {
+    if (error instanceof ValidationFailedException) throw new ValidationFailedException(`${notAllowed}; ${error.message}`);
+    throw error;
+  }
+  throw new ValidationFailedException(`${notAllowed}.`);
 }
 
 function toValidationFailed(errors: ValidationError[]): ValidationFailedException {
