@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { isDatabaseUnavailableAnswer } from '../errors/database-unavailable.js';
 import type { FinishedRequest } from './edge.js';
 import { isRefusedWhileStopping } from './in-flight-requests.js';
@@ -16,29 +16,73 @@ import { redactUrl } from '../logging/redact-url.js';
  * rather than with pino-http, which builds two child loggers for every request.
  */
 export function requestLogLine(parent: Logger): (finished: FinishedRequest) => void {
-  // Without the logger's redaction: the line's fields are these, and its URL is redacted already
-  // (redacting the nested `req` costs about 1 KB of garbage a request).
+  // Without the logger's redaction: the line's fields are these, and its URL is redacted already.
   const logger = parent.child({}, { redact: [] });
+  const line = new LineWriter(logger);
   return ({ request, response, durationMs, error }) => {
     const url = redactUrl(request.originalUrl ?? request.url);
-    const line = {
+    const fields: RequestLine = {
       reqId: request.requestId,
       req: { id: request.requestId, method: request.method, url },
       res: { statusCode: response.statusCode },
       responseTime: Math.round(durationMs),
       route: routeOf(request),
-      ...(request.apiKey && { keyId: request.apiKey.keyId }),
-      ...(isDeprecatedCall(response) && { deprecated: true }),
-      ...(response.writableFinished ? {} : { aborted: true }),
-      ...(error ? { err: error } : {}),
+      keyId: request.apiKey?.keyId,
+      deprecated: isDeprecatedCall(response) || undefined,
+      aborted: !response.writableFinished || undefined,
     };
     const message = `${request.method} ${url} ${response.statusCode}`;
     const stopping = isRefusedWhileStopping(response);
-    if (error || (response.statusCode >= 500 && !stopping && !isDatabaseUnavailableAnswer(response))) logger.error(line, message);
-    else if (stopping) logger.warn(line, `${message} (instance stopping)`);
-    else if (line.deprecated) logger.warn(line, `${message} (deprecated operation, key ${line.keyId ?? 'none'})`);
-    else logger.info(line, message);
+    // pino serializes a broken stream's error as it does every error.
+    if (error) logger.error({ ...fields, err: error }, message);
+    else if (response.statusCode >= 500 && !stopping && !isDatabaseUnavailableAnswer(response)) line.write('error', fields, message);
+    else if (stopping) line.write('warn', fields, `${message} (instance stopping)`);
+    else if (fields.deprecated) line.write('warn', fields, `${message} (deprecated operation, key ${fields.keyId ?? 'none'})`);
+    else line.write('info', fields, message);
   };
+}
+
+interface RequestLine {
+  reqId: string;
+  req: { id: string; method: string; url: string };
+  res: { statusCode: number };
+  responseTime: number;
+  route: string | null;
+  keyId: string | undefined;
+  deprecated: true | undefined;
+  aborted: true | undefined;
+}
+
+/**
+ * Writes a request line as pino would, to pino's own destination (respecting its level, its time
+ * and its bindings), field by field: pino's general serializer made about 4 KB of garbage of each
+ * line, a tenth of what a request allocated (docs/PERFORMANCE.md). test/unit/request-log.spec.ts
+ * holds it to pino's own output.
+ */
+class LineWriter {
+  private readonly stream: { write(line: string): unknown };
+  private readonly bindings: string;
+
+  constructor(private readonly logger: Logger) {
+    this.stream = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym];
+    this.bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
+  }
+
+  write(level: 'info' | 'warn' | 'error', { reqId, req, res, responseTime, route, keyId, deprecated, aborted }: RequestLine, message: string): void {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const time = (this.logger as unknown as Record<symbol, () => string>)[pino.symbols.timeSym]();
+    const id = JSON.stringify(reqId);
+    this.stream.write(
+      `{"level":${this.logger.levels.values[level]}${time}${this.bindings},"reqId":${id},` +
+        `"req":{"id":${id},"method":${JSON.stringify(req.method)},"url":${JSON.stringify(req.url)}},` +
+        `"res":{"statusCode":${res.statusCode}},"responseTime":${responseTime}` +
+        `,"route":${JSON.stringify(route)}` +
+        (keyId === undefined ? '' : `,"keyId":${JSON.stringify(keyId)}`) +
+        (deprecated ? ',"deprecated":true' : '') +
+        (aborted ? ',"aborted":true' : '') +
+        `,"msg":${JSON.stringify(message)}}\n`,
+    );
+  }
 }
 
 /** A response of an operation marked deprecated (DeprecatedRoute): it carries the Deprecation field. */

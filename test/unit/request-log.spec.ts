@@ -28,7 +28,42 @@ function logOne(response: { statusCode: number; writableFinished?: boolean; loca
   return JSON.parse(lines[0]);
 }
 
+/** What pino itself writes for the same fields and message, the time left out. */
+function withoutTime(line: string): string {
+  return line.replace(/,"time":\d+/, '');
+}
+
 describe('the request log line', () => {
+  it.each([
+    ['an answer', { statusCode: 200 }, {}],
+    ['a 5xx', { statusCode: 500 }, {}],
+    ['an unfinished answer of a deprecated operation', { statusCode: 200, writableFinished: false, getHeader: () => '@1' }, {}],
+    ['a request no route took, without a key, with text to escape', { statusCode: 404 }, { route: undefined, apiKey: undefined }],
+  ])('is written as pino itself writes it: %s', (_, response, request) => {
+    const lines: string[] = [];
+    const logger = createLogger({ logLevel: 'info', logPretty: false }, { write: (line: string) => lines.push(line) });
+    const finished = {
+      request: {
+        method: 'GET',
+        originalUrl: '/v1/pets?name="Ren\u00e9"&x=\\',
+        requestId: 'req "1"',
+        route: { path: '/v1/pets' },
+        apiKey: { keyId: 'key-7' },
+        ...request,
+      } as unknown as Request,
+      response: { writableFinished: true, getHeader: () => undefined, locals: {}, ...response } as unknown as Response,
+      durationMs: 12.6,
+    };
+    requestLogLine(logger)(finished);
+    const { level, msg, ...fields } = JSON.parse(lines[0]) as Record<string, unknown>;
+    delete fields.time;
+    delete fields.pid;
+    delete fields.hostname;
+    logger[level === 50 ? 'error' : level === 40 ? 'warn' : 'info'](fields, msg as string);
+    expect(lines).toHaveLength(2);
+    expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
+  });
+
   it('has request id, method, redacted URL, route, status and duration, and no headers', () => {
     const line = logOne({ statusCode: 200 });
     expect(line).toMatchObject({
