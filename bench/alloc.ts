@@ -27,6 +27,7 @@ import os from 'node:os';
 import mysql from 'mysql2/promise';
 import { freePort } from '../test/e2e/support/free-port.js';
 import { seedPets, storeBenchKey } from './fixtures.js';
+import { CollectionTrace } from './gc-trace.js';
 import { SEED } from './load.js';
 import { productionCommand, ready, serviceEnvironment, start } from './processes.js';
 
@@ -77,43 +78,6 @@ export interface Cost {
   allocatedBytes: number;
   promotedBytes: number;
   cpuMicros: number;
-}
-
-interface Collection {
-  kind: string;
-  allocated: number;
-  promoted: number;
-}
-
-/**
- * The collections V8 reports on the service's stdout (`--trace-gc-nvp`), among its log lines, and
- * the marks the bench writes there through the inspector to know that a collection's line has come.
- */
-class CollectionTrace {
-  readonly collections: Collection[] = [];
-  private pending = '';
-  private readonly marks = new Map<string, () => void>();
-
-  constructor(stdout: NodeJS.ReadableStream) {
-    stdout.on('data', (chunk: Buffer) => {
-      const lines = (this.pending + chunk.toString('latin1')).split('\n');
-      this.pending = lines.pop()!;
-      for (const line of lines) this.read(line);
-    });
-  }
-
-  /** Resolves when `mark` has been written after everything before it. */
-  seen(mark: string): Promise<void> {
-    return new Promise((resolve) => this.marks.set(mark, resolve));
-  }
-
-  private read(line: string): void {
-    const nvp = / gc=(\w+) .* allocated=(\d+) promoted=(\d+) /.exec(line);
-    // V8 prints the difference as an unsigned size_t: a collection right after another can find -2 KB.
-    if (nvp) this.collections.push({ kind: nvp[1], allocated: Number(BigInt.asIntN(64, BigInt(nvp[2]))), promoted: Number(nvp[3]) });
-    const mark = /^alloc-bench-mark (\d+)$/.exec(line)?.[1];
-    if (mark) this.marks.get(mark)?.();
-  }
 }
 
 /** The service's inspector: full collections on demand, its CPU time, and marks on its stdout. */

@@ -28,6 +28,9 @@
  * --against DIR also runs another build of the service (a checkout of another commit, built, with its
  * node_modules) on the same database, loaded in the same alternated rounds: an A/B in one run.
  *
+ * --gc also traces the service's garbage collections (`--trace-gc-nvp`) and says, per operation,
+ * how many it made, how long they paused it, and their share of its loaded time.
+ *
  * --check (npm run bench:check) reports the service's throughput against the floor's, and fails only
  * on a collapse no machine explains: a ratio below half the one in bench/expected.json. The ratios
  * move by a fifth between runs of the same code and with the processor (the floor gains more from a
@@ -48,6 +51,7 @@ import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
 import { seedPets, storeBenchKey } from './fixtures.js';
+import { type Collection, CollectionTrace } from './gc-trace.js';
 import { memory, productionCommand, ready, serviceEnvironment, start } from './processes.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { webhookBench } from './webhooks.js';
@@ -77,6 +81,7 @@ async function main(): Promise<void> {
   const slowClients = process.argv.includes('--slow-clients');
   const webhooks = process.argv.includes('--webhooks');
   const check = process.argv.includes('--check');
+  const gc = process.argv.includes('--gc');
   const againstAt = process.argv.indexOf('--against');
   const against = againstAt > 0 ? path.resolve(process.argv[againstAt + 1]) : undefined;
   if (against && !existsSync(path.join(against, 'dist/src/main.js')))
@@ -92,7 +97,8 @@ async function main(): Promise<void> {
   try {
     const servicePort = await freePort();
     // As npm start and the Dockerfile run it, memory bounds included: package.json's start:prod.
-    const serviceProcess = start(productionCommand(), serviceEnvironment(databaseUrl, servicePort));
+    const serviceProcess = start([...(gc ? ['--trace-gc-nvp'] : []), ...productionCommand()], serviceEnvironment(databaseUrl, servicePort));
+    const collections = gc ? new CollectionTrace(serviceProcess.stdout!) : undefined;
     children.push(serviceProcess);
     await ready(`http://127.0.0.1:${servicePort}/health/live`, serviceProcess);
 
@@ -151,8 +157,11 @@ async function main(): Promise<void> {
     const results: Record<string, Record<string, Figures>> = {};
     /** Each operation's ratios of a target's throughput to the floor's, paired round by round: their medians. */
     const pairedRatios: Record<string, Record<string, number>> = {};
+    const collectionsBy: Record<string, Collection[]> = {};
     for (const scenario of scenarios) {
+      const first = collections?.collections.length ?? 0;
       results[scenario.name] = await alternate(targets, scenario, key);
+      if (collections) collectionsBy[scenario.name] = collections.collections.slice(first);
       const floorRounds = lastRounds.floor.map((f) => f.requestsPerSecond);
       pairedRatios[scenario.name] = Object.fromEntries(
         targets.map(({ name }) => [name, round(median(lastRounds[name].map((f, r) => f.requestsPerSecond / floorRounds[r])))]),
@@ -180,7 +189,7 @@ async function main(): Promise<void> {
     const rows = comparison.map(
       (c) =>
         `${c.operation.padEnd(21)}${cell(c.service.requestsPerSecond, 8)}${cell(c.floor.requestsPerSecond, 7)}${cell(c.baseline?.requestsPerSecond, 7)}` +
-        `${cell(fixed(c.floorRatio), 7)}${cell(fixed(c.rawRatio), 6)}   ${cell(c.service.p99Ms, 6)}${cell(c.floor.p99Ms, 6)}${cell(c.baseline?.p99Ms, 6)}${cell(fixed(c.floorP99Ratio), 7)}` +
+        `${cell(fixed(c.floorRatio), 7)}${cell(fixed(c.rawRatio), 6)}   ${cell(c.service.p99Ms, 7)}${cell(c.floor.p99Ms, 7)}${cell(c.baseline?.p99Ms, 7)}${cell(fixed(c.floorP99Ratio), 7)}` +
         (c.before
           ? `   before: ${cell(c.before.requestsPerSecond, 6)}${cell(fixed(c.beforeFloorRatio), 6)}${cell(c.before.p99Ms, 7)}${cell(fixed(c.beforeFloorP99Ratio), 6)}`
           : '') +
@@ -189,12 +198,13 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         '',
-        `${'operation'.padEnd(21)}${'req/s: service  floor    raw  /floor  /raw'}   ${'p99 ms: svc floor   raw /floor'}` +
+        `${'operation'.padEnd(21)}${'req/s: service  floor    raw  /floor  /raw'}   ${'p99 ms:  svc  floor    raw /floor'}` +
           (against ? `   ${'before: req/s /floor  p99 /floor'} (${against})` : ''),
         ...rows,
         '',
         `/floor: the median of the rounds' ratios (each round's service against the same round's floor)`,
         `service resident memory: peak under load ${peakRssUnderLoad} MB (high-water mark ${serviceMemory.peakRssMb} MB)`,
+        ...Object.entries(collectionsBy).map(([operation, found]) => describeCollections(operation, found)),
         '',
       ].join('\n'),
     );
@@ -273,6 +283,23 @@ async function main(): Promise<void> {
     await admin.query(`DROP DATABASE \`${floorDatabaseName}\``);
     await admin.end();
   }
+}
+
+/**
+ * --gc: the service's collections while an operation loaded it (its rounds, with the other targets'
+ * between them, when it idles): how many, how long they stopped it, and what share of its loaded
+ * time they took, to tell whether its p99 is the collector's.
+ */
+function describeCollections(operation: string, found: readonly Collection[]): string {
+  const of = (kind: string) => found.filter((collection) => collection.kind === kind).map(({ pauseMs }) => pauseMs);
+  const [scavenges, markCompacts] = [of('s'), of('mc')];
+  const total = found.reduce((sum, { pauseMs }) => sum + pauseMs, 0);
+  const loadedMs = (ROUNDS * SECONDS + 2) * 1000;
+  const summary = (pauses: number[]) =>
+    pauses.length === 0
+      ? 'none'
+      : `${pauses.length} (mean ${round(total && pauses.reduce((a, b) => a + b, 0) / pauses.length, 1)} ms, max ${Math.max(...pauses)} ms)`;
+  return `gc under ${operation}: scavenges ${summary(scavenges)}, mark-compacts ${summary(markCompacts)}; ${round((100 * total) / loadedMs, 1)}% of its loaded time`;
 }
 
 /**
