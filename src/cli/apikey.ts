@@ -27,6 +27,35 @@ const USAGE =
   'usage: npm run apikey -- create NAME [--scopes LIST] [--expires-in DURATION | --expires-at TIME] | list | ' +
   'roll ID|PREFIX [--overlap DURATION] | scopes ID|PREFIX --scopes LIST | revoke ID|PREFIX | --help';
 
+/** What each scope lets a key do, for the help; typed by Scope, so a scope added to SCOPES must be described here. */
+const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
+  'pets:read': 'list and get animals',
+  'pets:write': 'add animals',
+  'store:read': 'list and get orders, the inventory',
+  'store:write': 'place orders',
+  'webhooks:read': 'list and get webhook endpoints and events',
+  'webhooks:write': 'add, change, test and remove webhook endpoints, send events again',
+};
+
+/** `text` in lines of at most `width` characters, each after `indent` but the first. */
+function wrap(text: string, indent: number, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join(`\n${' '.repeat(indent)}`);
+}
+
+const SCOPES_OPTION_HELP = wrap(
+  `What the key may do, comma-separated: ${SCOPES.map((scope) => `${scope} (${SCOPE_DESCRIPTIONS[scope]})`).join(', ')}. ` +
+    'A write scope does not include its read scope. Without --scopes the key holds them all.',
+  21,
+);
+
 const HELP = `${USAGE}
 
 Makes, lists, rolls, rescopes and revokes the API keys of the Pet Store service, in the database
@@ -35,10 +64,7 @@ DATABASE_URL names (the SQLite file data/petstore.sqlite when it is unset), whil
   create NAME        Makes a key and prints it on stdout, the only time it is ever shown. NAME is a
                      label of 1 to 100 characters (quote one with spaces); a name other active keys
                      have is accepted with a warning.
-    --scopes LIST    What the key may do, comma-separated: pets:read (list and get animals),
-                     pets:write (add animals), store:read (list and get orders, the inventory),
-                     store:write (place orders). A write scope does not include its read scope.
-                     Without --scopes the key holds all six.
+    --scopes LIST    ${SCOPES_OPTION_HELP}
     --expires-in D   The key stops working D after it is stored, by the database's clock: 45s,
                      30m, 24h or 90d (more than zero).
     --expires-at T   The key stops working at T, an RFC 3339 time in the future
