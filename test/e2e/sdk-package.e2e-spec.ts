@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { PetStore } from '../../clients/typescript/src/index.js';
 import { freePort } from './support/free-port.js';
+import { packSdk, readmeTsconfig } from './support/sdk-project.js';
 import { startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -15,11 +16,10 @@ const run = promisify(execFile);
 const manifest = JSON.parse(await readFile('clients/typescript/package.json', 'utf8')) as { version: string };
 const TSC = resolve('node_modules/typescript/bin/tsc');
 
-/** The tsconfig.json and the TypeScript program of the README's "Call it from TypeScript", as they stand there. */
-async function readmeProgram(): Promise<{ tsconfig: string; program: string }> {
+/** The TypeScript program of the README's "Call it from TypeScript", as it stands there. */
+async function readmeProgram(): Promise<string> {
   const readme = await readFile('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('## Call it from TypeScript'));
-  return { tsconfig: /```json\n([\s\S]*?)```/.exec(section)![1], program: /```ts\n([\s\S]*?)```/.exec(section)![1] };
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Call it from TypeScript')))![1];
 }
 
 /** The receiver of the SDK's README ("Receiving webhooks"), as it stands there. */
@@ -99,19 +99,18 @@ describe('the TypeScript SDK package', () => {
   });
 
   it('packs, installs in an empty project with nothing else, compiles the README program under --strict, and runs it', async () => {
-    await run('npm', ['pack', '--pack-destination', directory], { cwd: 'clients/typescript' });
-    const [tarball] = (await readdir(directory)).filter((file) => file.endsWith('.tgz'));
-    expect(tarball).toBe(`petstore-client-${manifest.version}.tgz`);
+    const tarball = await packSdk(directory);
+    expect(basename(tarball)).toBe(`petstore-client-${manifest.version}.tgz`);
 
     const project = join(directory, 'your-project');
     await run('mkdir', [project]);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'your-project', private: true, type: 'module' }));
     // Offline: the package depends on nothing, so nothing is fetched.
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(directory, tarball)], { cwd: project });
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project });
     const installed = JSON.parse(await readFile(join(project, 'node_modules/@petstore/client/package.json'), 'utf8'));
     expect(installed.dependencies ?? {}).toEqual({});
 
-    const { tsconfig, program } = await readmeProgram();
+    const [tsconfig, program] = [await readmeTsconfig(), await readmeProgram()];
     await writeFile(join(project, 'tsconfig.json'), tsconfig);
     await writeFile(join(project, 'index.ts'), program);
     await run(process.execPath, [TSC], { cwd: project });
