@@ -7,7 +7,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { type AppConfig, ConfigError, loadAppConfig } from './config/app-config.js';
 import { createApp } from './create-app.js';
 import { isDatabaseUnavailable } from './errors/database-unavailable.js';
-import { apiBaseUrl, ownBaseUrl } from './config/service-address.js';
+import { apiBaseUrl, describeBoundAddress, ownBaseUrl } from './config/service-address.js';
 import { QuickStartKey } from './auth/quick-start-key.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 
@@ -18,15 +18,18 @@ async function main(): Promise<void> {
   const config = loadAppConfig(process.env);
   const app = await createApp(config);
   await app.listen(config.port, config.host);
-  // The port bound (PORT=0 asks for any free one), at the address clients on this machine use.
-  const port = (app.getHttpServer().address() as AddressInfo).port;
-  const own = ownBaseUrl(config, port).replace(/\/v1$/, '');
-  const api = apiBaseUrl(config, port);
+  // What was bound (PORT=0 asks for any free port), and the address clients on this machine use.
+  const bound = app.getHttpServer().address() as AddressInfo;
+  const own = ownBaseUrl(config, bound.port);
+  const api = apiBaseUrl(config, bound.port);
   const reached = config.publicBaseUrl ? `, reached at ${api}` : '';
   // The key first: whoever waits for the "Listening" line (an operator, a script) has it by then.
   await app.get(QuickStartKey).offer(api);
   const logger = app.get(Logger);
-  logger.log(`Listening on ${own} with ${describeDatabase(config)}${reached}; docs at ${api}/docs`, 'Main');
+  logger.log(
+    `Listening on ${describeBoundAddress(bound)} with ${describeDatabase(config)}; on this machine at ${own}${reached}; docs at ${api}/docs`,
+    'Main',
+  );
   // The log is written in batches (createLogger): whoever waits for this line gets it now.
   app.get<PinoLogger>(PINO_LOGGER).flush();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(app, logger, signal));

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RedisModule } from '../redis/redis.module.js';
 import { ApiKey } from './api-key.entity.js';
+import { ApiKeyIssuer } from './api-key-issuer.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -9,7 +10,7 @@ import { QuickStartKey } from './quick-start-key.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), RedisModule],
-  providers: [ApiKeysRepository, ApiKeyService, QuickStartKey, ApiKeyGuard],
+  providers: [ApiKeysRepository, ApiKeyIssuer, ApiKeyService, QuickStartKey, ApiKeyGuard],
   exports: [ApiKeyService, ApiKeyGuard],
 })
 export class AuthModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
+import { ApiKeyIssuer } from './api-key-issuer.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 
 export const QUICK_START_KEY_NAME = 'quick-start';
@@ -14,14 +15,15 @@ export const QUICK_START_KEY_NAME = 'quick-start';
 export class QuickStartKey {
   constructor(
     private readonly config: AppConfig,
-    private readonly store: ApiKeysRepository,
+    private readonly keys: ApiKeysRepository,
+    private readonly issuer: ApiKeyIssuer,
     private readonly clock: Clock,
   ) {}
 
   /** Makes and shows the key if one is needed; `apiBaseUrl` is where the service is reached (ending in /v1). */
   async offer(apiBaseUrl: string): Promise<void> {
-    if (this.config.production || this.config.apiKeys.length > 0 || (await this.store.hasActiveKey(new Date(this.clock.now())))) return;
-    const { key } = await this.store.create(QUICK_START_KEY_NAME);
+    if (this.config.production || this.config.apiKeys.length > 0 || (await this.keys.hasActiveKey(new Date(this.clock.now())))) return;
+    const { key } = await this.issuer.create(QUICK_START_KEY_NAME);
     // Written straight to the terminal, not to the logs: it is the one time the key is shown.
     process.stdout.write(
       [

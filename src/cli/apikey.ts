@@ -11,13 +11,8 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiKey } from '../auth/api-key.entity.js';
 import { KEY_CHANGES_CHANNEL } from '../auth/api-key.service.js';
-import {
-  ApiKeysRepository,
-  InvalidApiKeyNameError,
-  type KeyExpiry,
-  KeyNotRollableError,
-  KeyTimeRefusedError,
-} from '../auth/api-keys.repository.js';
+import { ApiKeyIssuer, InvalidApiKeyNameError, type KeyExpiry, KeyNotRollableError, KeyTimeRefusedError } from '../auth/api-key-issuer.js';
+import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { SharedRedis } from '../redis/shared-redis.js';
@@ -27,6 +22,35 @@ const USAGE =
   'usage: npm run apikey -- create NAME [--scopes LIST] [--expires-in DURATION | --expires-at TIME] | list | ' +
   'roll ID|PREFIX [--overlap DURATION] | scopes ID|PREFIX --scopes LIST | revoke ID|PREFIX | --help';
 
+/** What each scope lets a key do, for the help; typed by Scope, so a scope added to SCOPES must be described here. */
+const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
+  'pets:read': 'list and get animals',
+  'pets:write': 'add animals',
+  'store:read': 'list and get orders, the inventory',
+  'store:write': 'place orders',
+  'webhooks:read': 'list and get webhook endpoints and events',
+  'webhooks:write': 'add, change, test and remove webhook endpoints, send events again',
+};
+
+/** `text` in lines of at most `width` characters, each after `indent` but the first. */
+function wrap(text: string, indent: number, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join(`\n${' '.repeat(indent)}`);
+}
+
+const SCOPES_OPTION_HELP = wrap(
+  `What the key may do, comma-separated: ${SCOPES.map((scope) => `${scope} (${SCOPE_DESCRIPTIONS[scope]})`).join(', ')}. ` +
+    'A write scope does not include its read scope. Without --scopes the key holds them all.',
+  21,
+);
+
 const HELP = `${USAGE}
 
 Makes, lists, rolls, rescopes and revokes the API keys of the Pet Store service, in the database
@@ -35,10 +59,7 @@ DATABASE_URL names (the SQLite file data/petstore.sqlite when it is unset), whil
   create NAME        Makes a key and prints it on stdout, the only time it is ever shown. NAME is a
                      label of 1 to 100 characters (quote one with spaces); a name other active keys
                      have is accepted with a warning.
-    --scopes LIST    What the key may do, comma-separated: pets:read (list and get animals),
-                     pets:write (add animals), store:read (list and get orders, the inventory),
-                     store:write (place orders). A write scope does not include its read scope.
-                     Without --scopes the key holds all six.
+    --scopes LIST    ${SCOPES_OPTION_HELP}
     --expires-in D   The key stops working D after it is stored, by the database's clock: 45s,
                      30m, 24h or 90d (more than zero).
     --expires-at T   The key stops working at T, an RFC 3339 time in the future
@@ -201,22 +222,22 @@ function parseKeyReference(command: string, given: string): KeyReference {
   throw new CliError(`${command} needs the numeric ID or the psk_… PREFIX that list shows (got "${given}")`, 2);
 }
 
-async function openStore(config: AppConfig): Promise<{ store: ApiKeysRepository; close: () => Promise<void> }> {
+async function openIssuer(config: AppConfig): Promise<{ issuer: ApiKeyIssuer; close: () => Promise<void> }> {
   const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
   try {
     await dataSource.initialize();
   } catch (error) {
     throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
   }
-  return { store: new ApiKeysRepository(dataSource), close: () => dataSource.destroy() };
+  return { issuer: new ApiKeyIssuer(new ApiKeysRepository(dataSource)), close: () => dataSource.destroy() };
 }
 
-async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKeysRepository, config: AppConfig): Promise<void> {
+async function execute(command: Exclude<Command, { run: 'help' }>, issuer: ApiKeyIssuer, config: AppConfig): Promise<void> {
   switch (command.run) {
     case 'create': {
-      const namesakes = (await store.list()).filter((key) => key.name === command.name && !key.revokedAt);
+      const namesakes = (await issuer.list()).filter((key) => key.name === command.name && !key.revokedAt);
       const { apiKey, key } = await refusingBadTimes(command, () =>
-        store.create(command.name, { scopes: command.scopes, expiry: command.expiry.expiry }),
+        issuer.create(command.name, { scopes: command.scopes, expiry: command.expiry.expiry }),
       );
       if (namesakes.length > 0) {
         const ids = namesakes.map((namesake) => namesake.id).join(', ');
@@ -229,11 +250,11 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
       return;
     }
     case 'list':
-      process.stdout.write(formatTable(await store.list()));
+      process.stdout.write(formatTable(await issuer.list()));
       return;
     case 'roll': {
-      const id = await resolveKeyId(command.key, store);
-      const rolled = await refusingBadTimes(command, () => store.roll(id, command.overlapMs, command.expiry.expiry));
+      const id = await resolveKeyId(command.key, issuer);
+      const rolled = await refusingBadTimes(command, () => issuer.roll(id, command.overlapMs, command.expiry.expiry));
       if (!rolled) throw new CliError(`no API key has ID ${id}`, 1);
       const within = await announceChange(id, config);
       process.stderr.write(
@@ -245,8 +266,8 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
       return;
     }
     case 'scopes': {
-      const id = await resolveKeyId(command.key, store);
-      const apiKey = await store.setScopes(id, command.scopes);
+      const id = await resolveKeyId(command.key, issuer);
+      const apiKey = await issuer.setScopes(id, command.scopes);
       if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
       const within = await announceChange(id, config);
       process.stdout.write(
@@ -255,8 +276,8 @@ async function execute(command: Exclude<Command, { run: 'help' }>, store: ApiKey
       return;
     }
     case 'revoke': {
-      const id = await resolveKeyId(command.key, store);
-      const apiKey = await store.revoke(id);
+      const id = await resolveKeyId(command.key, issuer);
+      const apiKey = await issuer.revoke(id);
       if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
       const within = await announceChange(apiKey.id, config);
       process.stdout.write(
@@ -280,9 +301,9 @@ async function refusingBadTimes<T>(command: { expiry: GivenExpiry; overlap?: str
 }
 
 /** The id a reference names; a prefix must belong to exactly one key, revoked or not, so the tool never guesses. */
-async function resolveKeyId(reference: KeyReference, store: ApiKeysRepository): Promise<number> {
+async function resolveKeyId(reference: KeyReference, issuer: ApiKeyIssuer): Promise<number> {
   if ('id' in reference) return reference.id;
-  const matches = (await store.list()).filter((key) => key.prefix.startsWith(reference.prefix) || reference.prefix.startsWith(key.prefix));
+  const matches = (await issuer.list()).filter((key) => key.prefix.startsWith(reference.prefix) || reference.prefix.startsWith(key.prefix));
   if (matches.length === 0) throw new CliError(`no API key has a prefix starting with ${reference.prefix}`, 1);
   if (matches.length > 1) {
     const ids = matches.map((key) => key.id).join(', ');
@@ -364,9 +385,9 @@ async function main(args: readonly string[]): Promise<number> {
       return 0;
     }
     const config = loadAppConfig(process.env);
-    const { store, close } = await openStore(config);
+    const { issuer, close } = await openIssuer(config);
     try {
-      await execute(command, store, config);
+      await execute(command, issuer, config);
     } finally {
       await close();
     }

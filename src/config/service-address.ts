@@ -20,3 +20,15 @@ export function ownBaseUrl(config: Pick<AppConfig, 'host' | 'port'>, port = conf
 export function apiBaseUrl(config: Pick<AppConfig, 'host' | 'port' | 'publicBaseUrl'>, port = config.port): string {
   return config.publicBaseUrl ?? ownBaseUrl(config, port);
 }
+
+/**
+ * What a listening socket is bound to, as the start-up line says it: address and port, and who can
+ * reach a wildcard or loopback address. The address is the one bound (HOST=localhost may be ::1).
+ */
+export function describeBoundAddress({ address, port }: { readonly address: string; readonly port: number }): string {
+  const bound = `${address.includes(':') ? `[${address}]` : address}:${port}`;
+  if (address === '0.0.0.0') return `${bound} (every IPv4 interface of this machine)`;
+  if (address === '::') return `${bound} (every interface of this machine)`;
+  if (/^(127\.|::ffff:127\.)/.test(address) || address === '::1') return `${bound} (loopback: this machine only)`;
+  return bound;
+}

@@ -7,6 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource, In } from 'typeorm';
 import { ApiKey } from '../../src/auth/api-key.entity.js';
+import { SCOPES } from '../../src/auth/scopes.js';
 import { APIKEY_SCRIPT, runApiKeyCli } from './support/service-process.js';
 import { expectError, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -233,6 +234,13 @@ describe('the API-key tool, asked for help', () => {
     );
     for (const command of ['create NAME', 'list', 'roll ID|PREFIX', 'scopes ID|PREFIX', 'revoke ID|PREFIX'])
       expect(result.stdout).toContain(`  ${command}`);
+  });
+
+  it('names every scope a key can hold under --scopes, and that a key made without it holds them all', async () => {
+    const { stdout } = await runApiKeyCli(['--help'], { DATABASE_URL: '' });
+    const option = stdout.slice(stdout.indexOf('    --scopes LIST'), stdout.indexOf('    --expires-in D')).replace(/\s+/g, ' ');
+    expect(option.match(/\b[a-z]+:[a-z]+\b/g)).toEqual([...SCOPES]);
+    expect(option).toContain('Without --scopes the key holds them all.');
   });
 });
 

@@ -49,7 +49,7 @@ describe('the service as a process', () => {
       expect(lines[0]).toMatchObject({
         level: 30,
         msg: expect.stringMatching(
-          /^Listening on http:\/\/127\.0\.0\.1:\d+ with SQLite file data\/petstore\.sqlite; docs at http:\/\/127\.0\.0\.1:\d+\/v1\/docs$/,
+          /^Listening on 127\.0\.0\.1:\d+ \(loopback: this machine only\) with SQLite file data\/petstore\.sqlite; on this machine at http:\/\/127\.0\.0\.1:\d+\/v1; docs at http:\/\/127\.0\.0\.1:\d+\/v1\/docs$/,
         ),
       });
       const requests = lines.slice(1);

@@ -1,25 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { PetStore } from '../../clients/typescript/src/index.js';
 import { freePort } from './support/free-port.js';
+import { compileIn, newcomerProject, packSdk, readmeTsconfig, typeScriptBlocks } from './support/sdk-project.js';
 import { startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 const run = promisify(execFile);
 const manifest = JSON.parse(await readFile('clients/typescript/package.json', 'utf8')) as { version: string };
-const TSC = resolve('node_modules/typescript/bin/tsc');
 
-/** The tsconfig.json and the TypeScript program of the README's "Call it from TypeScript", as they stand there. */
-async function readmeProgram(): Promise<{ tsconfig: string; program: string }> {
+/** The TypeScript program of the README's "Call it from TypeScript", as it stands there. */
+async function readmeProgram(): Promise<string> {
   const readme = await readFile('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('## Call it from TypeScript'));
-  return { tsconfig: /```json\n([\s\S]*?)```/.exec(section)![1], program: /```ts\n([\s\S]*?)```/.exec(section)![1] };
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Call it from TypeScript')))![1];
 }
 
 /** The receiver of the SDK's README ("Receiving webhooks"), as it stands there. */
@@ -75,22 +74,35 @@ export function narrow(error: unknown): void {
 }
 `;
 
+/** The documents an integrator reads, whose TypeScript blocks are programs unless marked as fragments. */
+async function documents(): Promise<string[]> {
+  const docs = (await readdir('docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`);
+  return ['README.md', ...docs.sort(), 'clients/typescript/README.md'];
+}
+
 /**
- * The SDK as an integrator gets it, following the README: `npm pack` in clients/typescript, the
- * tarball installed in an empty ES-module project, the README's program compiled there with
- * the README's tsconfig.json (strict) and run against a started service.
+ * The SDK as an integrator gets it, following the README: `npm pack` in clients/typescript, then an
+ * empty ES-module project with what the README's `npm install` line installs (the tarball, and
+ * TypeScript and Node's types from the npm registry), where the README's tsconfig.json and the
+ * project's own TypeScript compile the docs' programs, and the README's program and the SDK
+ * README's receiver run against a started service. Nothing of this repository's node_modules is
+ * lent to the project: it sees what a newcomer's would.
  */
 describe('the TypeScript SDK package', () => {
   let directory: string;
+  let tarball: string;
+  let project: string;
   let database: TestDatabase;
   let app: NestExpressApplication;
   let receiver: ChildProcess | undefined;
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'petstore-sdk-package-'));
+    tarball = await packSdk(directory);
+    project = await newcomerProject(join(directory, 'your-project'), tarball);
     database = await createTestDatabase('sqlite');
     // Deliveries to the README's receiver on 127.0.0.1, over http.
     app = await startApp(database, { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
-  });
+  }, 120_000);
   afterAll(async () => {
     receiver?.kill();
     await app?.close();
@@ -98,23 +110,15 @@ describe('the TypeScript SDK package', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('packs, installs in an empty project with nothing else, compiles the README program under --strict, and runs it', async () => {
-    await run('npm', ['pack', '--pack-destination', directory], { cwd: 'clients/typescript' });
-    const [tarball] = (await readdir(directory)).filter((file) => file.endsWith('.tgz'));
-    expect(tarball).toBe(`petstore-client-${manifest.version}.tgz`);
-
-    const project = join(directory, 'your-project');
-    await run('mkdir', [project]);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'your-project', private: true, type: 'module' }));
-    // Offline: the package depends on nothing, so nothing is fetched.
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(directory, tarball)], { cwd: project });
+  it('packs, installs as the README says with no dependency of its own, compiles the README program with its setup, and runs it', async () => {
+    expect(basename(tarball)).toBe(`petstore-client-${manifest.version}.tgz`);
     const installed = JSON.parse(await readFile(join(project, 'node_modules/@petstore/client/package.json'), 'utf8'));
     expect(installed.dependencies ?? {}).toEqual({});
 
-    const { tsconfig, program } = await readmeProgram();
+    const [tsconfig, program] = [await readmeTsconfig(), await readmeProgram()];
     await writeFile(join(project, 'tsconfig.json'), tsconfig);
     await writeFile(join(project, 'index.ts'), program);
-    await run(process.execPath, [TSC], { cwd: project });
+    await compileIn(project, project);
 
     const { port } = app.getHttpServer().address() as AddressInfo;
     const { stdout } = await run(process.execPath, ['index.js'], {
@@ -129,12 +133,12 @@ describe('the TypeScript SDK package', () => {
     // Each error class narrows status and code: what compiles, and (@ts-expect-error) what must not.
     await writeFile(join(project, 'narrowing.ts'), ERROR_NARROWING);
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files: ['narrowing.ts'] }));
-    await run(process.execPath, [TSC, '--strict', '--noEmit'], { cwd: project });
+    await compileIn(project, project, ['--strict', '--noEmit']);
 
-    // The README's receiver, compiled under --strict (with Node's types) and run: it hears of a pet added.
+    // The SDK README's receiver, compiled with the README's setup and run: it hears of a pet added.
     await writeFile(join(project, 'receiver.ts'), await readmeReceiver());
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files: ['receiver.ts'] }));
-    await run(process.execPath, [TSC, '--typeRoots', resolve('node_modules/@types'), '--types', 'node'], { cwd: project });
+    await compileIn(project, project);
     const receiverPort = await freePort();
     const sdk = new PetStore({ apiKey: TEST_API_KEY, baseUrl: `http://127.0.0.1:${port}/v1` });
     const endpoint = await sdk.webhookEndpoints.create({ url: `http://127.0.0.1:${receiverPort}/petstore`, events: ['*'] });
@@ -148,5 +152,34 @@ describe('the TypeScript SDK package', () => {
     const pet = await sdk.pets.create({ name: 'Heard', categoryId: 1 });
     for (let waited = 0; !heard.includes('\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(heard).toBe(`new pet ${pet.id} Heard\n`);
+  }, 120_000);
+
+  /**
+   * A ```ts (or ```typescript) block in the README, docs/ or the SDK's README is a whole program an
+   * integrator may save as index.ts and compile, unless its fence says `fragment` (```ts fragment):
+   * a piece that needs more than the README's setup (INTEGRATING.md's generated clients, whose
+   * programs generated-clients.e2e-spec.ts compiles and runs). Each program is compiled in a folder
+   * of its own, beside the README's tsconfig.json, by the project's TypeScript, against the packed SDK.
+   */
+  it('compiles every TypeScript program of the docs with the setup the README gives', async () => {
+    const blocks = await typeScriptBlocks(await documents());
+    const programs = blocks.filter(({ info }) => !info.includes('fragment'));
+    expect(programs.map(({ file }) => file)).toEqual(expect.arrayContaining(['README.md', 'clients/typescript/README.md']));
+    const tsconfig = await readmeTsconfig();
+    // The SDK's README, shipped in the package, gives the same setup.
+    expect(/```json\n([\s\S]*?)```/.exec(await readFile('clients/typescript/README.md', 'utf8'))?.[1]).toBe(tsconfig);
+    const failures = await Promise.all(
+      programs.map(async ({ file, line, code }) => {
+        const folder = join(project, 'programs', `${file.replaceAll('/', '-')}-${line}`);
+        await mkdir(folder, { recursive: true });
+        await writeFile(join(folder, 'tsconfig.json'), tsconfig);
+        await writeFile(join(folder, 'index.ts'), code);
+        return compileIn(project, folder).then(
+          () => undefined,
+          (error: Error) => `${file}:${line}: ${error.message}`,
+        );
+      }),
+    );
+    expect(failures.filter(Boolean)).toEqual([]);
   }, 120_000);
 });

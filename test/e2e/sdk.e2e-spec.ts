@@ -15,7 +15,7 @@ import {
   TimeoutError,
   UnprocessableEntityError,
 } from '../../clients/typescript/src/index.js';
-import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
+import { ApiKeyIssuer } from '../../src/auth/api-key-issuer.js';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 import { freePort } from './support/free-port.js';
 import { startApp, TEST_API_KEY, useApp } from './support/test-app.js';
@@ -125,7 +125,7 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK on %s', (kind) => {
     expect(unknown).toBeInstanceOf(AuthenticationError);
     expect(unknown).toMatchObject({ status: 401, code: 'API_KEY_INVALID' });
 
-    const { key: readOnly } = await ctx.app.get(ApiKeysRepository).create('sdk read-only', { scopes: ['pets:read'] });
+    const { key: readOnly } = await ctx.app.get(ApiKeyIssuer).create('sdk read-only', { scopes: ['pets:read'] });
     const forbidden = await failure(client({ apiKey: readOnly }).pets.create({ name: 'Not mine to add', categoryId: 1 }));
     expect(forbidden).toBeInstanceOf(PermissionDeniedError);
     expect(forbidden).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });

@@ -21,7 +21,22 @@ describe('starting the service', () => {
     const listed = await fetch(`${base}/v1/pets`, { headers: auth });
     expect(await listed.json()).toEqual([await created.json()]);
     expect(existsSync(join(running.directory, 'data', 'petstore.sqlite'))).toBe(true);
-    expect(running.stdout).toMatch(/SQLite file data\/petstore\.sqlite; docs at http:\/\/127\.0\.0\.1:\d+\/v1\/docs/);
+    expect(running.stdout).toMatch(/with SQLite file data\/petstore\.sqlite; .*; docs at http:\/\/127\.0\.0\.1:\d+\/v1\/docs/);
+  });
+
+  it('says it listens on every IPv4 interface when HOST is not set, as it does, and where to call it on this machine', async () => {
+    const running = await start({ API_KEYS: 'start-key', HOST: '' });
+    const [, port] = await running.waitForOutput(/Listening on 0\.0\.0\.0:(\d+) \(every IPv4 interface of this machine\) with /);
+    expect(await running.listening()).toBe(`http://127.0.0.1:${port}`);
+    // Bound to every address: one that is not 127.0.0.1 answers too.
+    expect((await fetch(`http://127.0.0.2:${port}/health/live`)).status).toBe(200);
+  });
+
+  it('says a loopback HOST is this machine only, as it is', async () => {
+    const running = await start({ API_KEYS: 'start-key', HOST: '127.0.0.1' });
+    const [, port] = await running.waitForOutput(/Listening on 127\.0\.0\.1:(\d+) \(loopback: this machine only\) with /);
+    expect(await running.listening()).toBe(`http://127.0.0.1:${port}`);
+    await expect(fetch(`http://127.0.0.2:${port}/health/live`)).rejects.toThrow();
   });
 
   it('names the address it listens on and the quick-start command by HOST', async () => {
@@ -39,7 +54,7 @@ describe('starting the service', () => {
     const running = await start({ HOST: '127.0.0.1', PORT: '0', PUBLIC_BASE_URL: 'https://pets.example.net' });
     await running.listening();
     expect(running.stdout).toMatch(
-      /Listening on http:\/\/127\.0\.0\.1:\d+ with .*, reached at https:\/\/pets\.example\.net\/v1; docs at https:\/\/pets\.example\.net\/v1\/docs/,
+      /Listening on 127\.0\.0\.1:\d+ \(loopback: this machine only\) with .*; on this machine at http:\/\/127\.0\.0\.1:\d+\/v1, reached at https:\/\/pets\.example\.net\/v1; docs at https:\/\/pets\.example\.net\/v1\/docs/,
     );
     expect(running.stdout).toMatch(/curl -H 'Authorization: Bearer psk_\S+' https:\/\/pets\.example\.net\/v1\/pets/);
   });

@@ -97,7 +97,9 @@ describe('scripts/use-node.sh', () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
     try {
       const script = '. scripts/use-node.sh 24 >/dev/null && npm pkg get name && echo "$npm_package_config_node_gyp_nodedir"';
-      const { stdout, stderr } = await run('bash', ['-c', script], { env: { ...env, HOME: home }, timeout: 300_000 });
+      // npm's notice that a newer npm exists (asked of the registry from a fresh HOME) is no warning about this project.
+      const quiet = { npm_config_update_notifier: 'false' };
+      const { stdout, stderr } = await run('bash', ['-c', script], { env: { ...env, ...quiet, HOME: home }, timeout: 300_000 });
       const [name, nodedir] = stdout.trim().split('\n');
       expect({ name, stderr }).toEqual({ name: '"petstore"', stderr: '' });
       await expect(run('test', ['-f', join(nodedir ?? '', 'include/node/node.h')])).resolves.toBeDefined();

@@ -35,7 +35,7 @@ export class ServiceProcess {
 
   /** The base URL once the service says it listens (its host as it says it, 127.0.0.1 for localhost). */
   async listening(): Promise<string> {
-    const [, host, port] = await this.waitForOutput(/Listening on http:\/\/(\[[^\]]+\]|[^:/\s]+):(\d+)/);
+    const [, host, port] = await this.waitForOutput(/Listening on .*; on this machine at http:\/\/(\[[^\]]+\]|[^:/\s]+):(\d+)\/v1/);
     return `http://${host === 'localhost' ? '127.0.0.1' : host}:${port}`;
   }
 

@@ -153,7 +153,7 @@ def _environment(settings: dict[str, str]) -> dict[str, str]:
 def _listening(process: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and process.poll() is None:
-        match = re.search(r"Listening on (http://[^\s/]+)", log.read_text(encoding="utf-8", errors="replace"))
+        match = re.search(r"Listening on .*; on this machine at (http://[^\s/]+)", log.read_text(encoding="utf-8", errors="replace"))
         if match:
             return match.group(1)
         time.sleep(0.05)

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../database/constraint-violations.js';
+import { isName } from '../validation/is-name.validator.js';
+import { generateApiKey } from './api-key-secret.js';
+import type { ApiKey } from './api-key.entity.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import { formatScopes, readScopes, type Scope, SCOPES } from './scopes.js';
+
+export const API_KEY_NAME_MAX = 100;
+
+export class InvalidApiKeyNameError extends Error {
+  constructor() {
+    super(`an API key name must be 1 to ${API_KEY_NAME_MAX} characters, not only white space`);
+  }
+}
+
+/** A key that cannot be rolled: revoked, or rolled already (its successor is the one to roll). */
+export class KeyNotRollableError extends Error {}
+
+/**
+ * A time a key was asked to stop working at (its `expiry`, or the end of a roll's `overlap`) that is
+ * past, or later than the database can hold. The message says what is wrong with it.
+ */
+export class KeyTimeRefusedError extends Error {
+  constructor(
+    readonly subject: 'expiry' | 'overlap',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The latest time both databases hold as a DATETIME (and JavaScript writes as four-digit-year RFC 3339). */
+export const LATEST_KEY_TIME = new Date('9999-12-31T23:59:59.999Z');
+
+/** When a key stops working: a duration counted from the database's clock as the key is stored, or a time. */
+export type KeyExpiry = { readonly afterMs: number } | { readonly at: Date };
+
+/** What a new key is made with, beyond its name. */
+export interface NewKeyOptions {
+  /** Every scope when not given. */
+  readonly scopes?: Iterable<Scope>;
+  /** Never, when not given. */
+  readonly expiry?: KeyExpiry | null;
+}
+
+/**
+ * Makes, rolls, rescopes and revokes API keys, by the rules every maker of keys keeps: a name a
+ * person can read, a secret made here and shown once, an expiry in the future that the database can
+ * hold, one successor per key. The service's quick-start key and the key tool (src/cli/apikey.ts,
+ * which runs without Nest) both go through it; ApiKeysRepository only runs the statements. Not to
+ * be confused with ApiKeyService, which checks the key of every request.
+ */
+@Injectable()
+export class ApiKeyIssuer {
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  /**
+   * Makes a key; the returned `key` is the only copy of the secret there will ever be. Throws
+   * KeyTimeRefusedError, storing nothing, for an expiry that is not in the future or not storable.
+   */
+  create(name: string, options: NewKeyOptions = {}): Promise<{ apiKey: ApiKey; key: string }> {
+    return this.keys.transaction(async (manager) => this.issue(manager, await this.keys.now(manager), name, options, null));
+  }
+
+  /**
+   * Rolls a key: a new one with the same name and scopes (shown once, like any new key), linked to
+   * the old one, which keeps working for `overlapMs` (or until its own expiry, if sooner), then
+   * expires. One transaction, holding the old key's row: a roll happens whole or not at all, and of
+   * two rolls of one key, the second finds the first one's successor and is refused (the unique
+   * index on rolled_from_id says the same should anything get past the lock).
+   */
+  async roll(
+    id: number,
+    overlapMs: number,
+    expiry: KeyExpiry | null,
+  ): Promise<{ rolled: ApiKey; apiKey: ApiKey; key: string } | undefined> {
+    try {
+      return await this.keys.transaction(async (manager) => {
+        await this.keys.lock(id, manager);
+        const old = await this.keys.find(id, manager);
+        if (!old) return undefined;
+        if (old.revokedAt) throw new KeyNotRollableError(`API key ${id} is revoked; a revoked key cannot be rolled`);
+        await this.refuseIfRolled(id, manager);
+        const now = await this.keys.now(manager);
+        const overlapEnds = storableKeyTime(new Date(now.getTime() + overlapMs), 'overlap');
+        const made = await this.issue(manager, now, old.name, { scopes: readScopes(old.scopes), expiry }, id);
+        await this.keys.expireBy(id, overlapEnds, manager);
+        return { rolled: (await this.keys.find(id, manager))!, ...made };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) await this.refuseIfRolled(id);
+      throw error;
+    }
+  }
+
+  list(): Promise<ApiKey[]> {
+    return this.keys.list();
+  }
+
+  /** Revokes the key with this id now; undefined when there is none. Revoking twice changes nothing. */
+  revoke(id: number): Promise<ApiKey | undefined> {
+    return this.keys.revoke(id, new Date());
+  }
+
+  /** Gives the key with this id exactly these scopes; undefined when there is none. */
+  setScopes(id: number, scopes: Iterable<Scope>): Promise<ApiKey | undefined> {
+    return this.keys.setScopes(id, formatScopes(scopes));
+  }
+
+  private async refuseIfRolled(id: number, manager?: EntityManager): Promise<void> {
+    const successorId = await this.keys.successorOf(id, manager);
+    if (successorId !== undefined) throw new KeyNotRollableError(`API key ${id} was rolled already, to key ${successorId}; roll that one`);
+  }
+
+  /** Makes a key at `createdAt`, the database's now, and stores it. */
+  private async issue(
+    manager: EntityManager,
+    createdAt: Date,
+    name: string,
+    { scopes = SCOPES, expiry = null }: NewKeyOptions,
+    rolledFromId: number | null,
+  ): Promise<{ apiKey: ApiKey; key: string }> {
+    if (!isName(name, 1, API_KEY_NAME_MAX)) throw new InvalidApiKeyNameError();
+    const expiresAt = expiry && expiryAfter(createdAt, expiry);
+    const secret = generateApiKey();
+    const apiKey = await this.keys.insert(
+      { name, prefix: secret.prefix, keyHash: secret.hash, scopes: formatScopes(scopes), createdAt, expiresAt, rolledFromId },
+      manager,
+    );
+    return { apiKey, key: secret.key };
+  }
+}
+
+/** The time `expiry` names, counted from `now`: in the future, and storable. */
+function expiryAfter(now: Date, expiry: KeyExpiry): Date {
+  const at = storableKeyTime('at' in expiry ? expiry.at : new Date(now.getTime() + expiry.afterMs), 'expiry');
+  if (at.getTime() <= now.getTime()) {
+    throw new KeyTimeRefusedError('expiry', `is not in the future (the database's clock says ${now.toISOString()})`);
+  }
+  return at;
+}
+
+function storableKeyTime(time: Date, subject: KeyTimeRefusedError['subject']): Date {
+  if (!(time.getTime() <= LATEST_KEY_TIME.getTime())) {
+    throw new KeyTimeRefusedError(subject, `ends after ${LATEST_KEY_TIME.toISOString()}, the latest time the database holds`);
+  }
+  return time;
+}
