@@ -68,7 +68,11 @@ class LineWriter {
     this.bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
   }
 
-  write(level: 'info' | 'warn' | 'error', { reqId, req, res, responseTime, route, keyId, deprecated, aborted }: RequestLine, message: string): void {
+  write(
+    level: 'info' | 'warn' | 'error',
+    { reqId, req, res, responseTime, route, keyId, deprecated, aborted }: RequestLine,
+    message: string,
+  ): void {
     if (!this.logger.isLevelEnabled(level)) return;
     const time = (this.logger as unknown as Record<symbol, () => string>)[pino.symbols.timeSym]();
     const id = JSON.stringify(reqId);
