@@ -27,6 +27,8 @@
  *
  * --against DIR also runs another build of the service (a checkout of another commit, built, with its
  * node_modules) on the same database, loaded in the same alternated rounds: an A/B in one run.
+ * --against-flags "FLAGS" does the same with this build under other node flags (a second process
+ * beside the one with start:prod's), to choose them by measurement.
  *
  * --gc also traces the service's garbage collections (`--trace-gc-nvp`) and says, per operation,
  * how many it made, how long they paused it, and their share of its loaded time.
@@ -84,6 +86,8 @@ async function main(): Promise<void> {
   const gc = process.argv.includes('--gc');
   const againstAt = process.argv.indexOf('--against');
   const against = againstAt > 0 ? path.resolve(process.argv[againstAt + 1]) : undefined;
+  const flagsAt = process.argv.indexOf('--against-flags');
+  const againstFlags = flagsAt > 0 ? process.argv[flagsAt + 1] : undefined;
   if (against && !existsSync(path.join(against, 'dist/src/main.js')))
     throw new Error(`--against ${against}: no dist/src/main.js there (build it)`);
   const databaseName = `petstore_bench_${Date.now()}`;
@@ -119,10 +123,13 @@ async function main(): Promise<void> {
       await ready(`http://127.0.0.1:${baselinePort}/v1/pets`, baselineProcess);
       targets.push({ name: 'baseline', base: `http://127.0.0.1:${baselinePort}`, process: baselineProcess });
     }
-    if (against) {
-      // The other build on the same database (its migrations are the same or a prefix of ours).
+    if (against || againstFlags !== undefined) {
+      // The other build on the same database (its migrations are the same or a prefix of ours), or
+      // this one under other node flags.
       const beforePort = await freePort();
-      const beforeProcess = start(productionCommand(against), serviceEnvironment(databaseUrl, beforePort), against);
+      const command =
+        againstFlags === undefined ? productionCommand(against) : [...againstFlags.split(' ').filter(Boolean), 'dist/src/main.js'];
+      const beforeProcess = start(command, serviceEnvironment(databaseUrl, beforePort), against);
       children.push(beforeProcess);
       await ready(`http://127.0.0.1:${beforePort}/health/live`, beforeProcess);
       targets.push({ name: 'before', base: `http://127.0.0.1:${beforePort}`, process: beforeProcess });
@@ -153,7 +160,12 @@ async function main(): Promise<void> {
         `${ROUNDS} rounds of ${SECONDS} s per target and operation, ${CONNECTIONS} connections, ${WRK ? 'wrk' : 'autocannon'}\n`,
     );
     let peakRssUnderLoad = 0;
-    const sampler = setInterval(() => (peakRssUnderLoad = Math.max(peakRssUnderLoad, memory(serviceProcess.pid!).rssMb)), 250);
+    let beforePeakRss = 0;
+    const before = targets.find(({ name }) => name === 'before')?.process;
+    const sampler = setInterval(() => {
+      peakRssUnderLoad = Math.max(peakRssUnderLoad, memory(serviceProcess.pid!).rssMb);
+      if (before) beforePeakRss = Math.max(beforePeakRss, memory(before.pid!).rssMb);
+    }, 250);
     const results: Record<string, Record<string, Figures>> = {};
     /** Each operation's ratios of a target's throughput to the floor's, paired round by round: their medians. */
     const pairedRatios: Record<string, Record<string, number>> = {};
@@ -199,11 +211,14 @@ async function main(): Promise<void> {
       [
         '',
         `${'operation'.padEnd(21)}${'req/s: service  floor    raw  /floor  /raw'}   ${'p99 ms:  svc  floor    raw /floor'}` +
-          (against ? `   ${'before: req/s /floor  p99 /floor'} (${against})` : ''),
+          (against || againstFlags !== undefined
+            ? `   ${'before: req/s /floor  p99 /floor'} (${againstFlags === undefined ? against : `node ${againstFlags}`})`
+            : ''),
         ...rows,
         '',
         `/floor: the median of the rounds' ratios (each round's service against the same round's floor)`,
-        `service resident memory: peak under load ${peakRssUnderLoad} MB (high-water mark ${serviceMemory.peakRssMb} MB)`,
+        `service resident memory: peak under load ${peakRssUnderLoad} MB (high-water mark ${serviceMemory.peakRssMb} MB)` +
+          (before ? `; before: ${beforePeakRss} MB` : ''),
         ...Object.entries(collectionsBy).map(([operation, found]) => describeCollections(operation, found)),
         '',
       ].join('\n'),
