@@ -251,7 +251,7 @@ describe('nginx, against slow clients and in its own answers', () => {
 });
 
 describe('memory', () => {
-  test(`the api replicas stay under their ${MEMORY_LIMIT_MB} MB limit under load, with no OOM kill`, async () => {
+  test(`the api replicas stay a quarter under their ${MEMORY_LIMIT_MB} MB limit under load, with no OOM kill`, async () => {
     const before = await apiStartTimes();
     const bodies = [JSON.stringify({ name: 'Load', categoryId: 7, status: 'pending' })];
     const requests: autocannon.Request[] = [
@@ -279,7 +279,8 @@ describe('memory', () => {
     expect(result.non2xx).toBe(0);
     for (const peak of peaks) {
       expect(peak.oomKilled).toBe(false);
-      expect(peak.cgroupMb).toBeLessThan(MEMORY_LIMIT_MB);
+      // At least a quarter of headroom: a process at its limit would be killed.
+      expect(peak.cgroupMb * 1.25).toBeLessThanOrEqual(MEMORY_LIMIT_MB);
     }
     expect(await apiStartTimes()).toEqual(before);
   }, 120_000);
