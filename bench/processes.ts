@@ -37,7 +37,11 @@ export function productionCommand(dir = '.'): string[] {
   if (node !== 'node' || args.at(-1) !== 'dist/src/main.js')
     throw new Error(`start:prod is not "node … dist/src/main.js": ${scripts['start:prod']}`);
   const flags = process.env.BENCH_NODE_FLAGS;
-  if (flags === undefined) return args;
+  return flags === undefined ? args : commandWithFlags(flags);
+}
+
+/** The service's command under other node flags (`none`: V8's defaults). */
+export function commandWithFlags(flags: string): string[] {
   return [...(flags === 'none' ? [] : flags.split(' ').filter(Boolean)), 'dist/src/main.js'];
 }
 
