@@ -8,7 +8,7 @@ describe("the service's Node flags (the memory bounds)", () => {
   const production = flagsOf(scripts['start:prod']);
 
   it('cap the old generation and the young one, and leave Maglev out', () => {
-    expect(production).toEqual(['--max-old-space-size=128', '--max-semi-space-size=8', '--no-maglev']);
+    expect(production).toEqual(['--max-old-space-size=128', '--max-semi-space-size=16', '--no-maglev']);
   });
 
   it('are the same for npm start and for the image', () => {
