@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../database/constraint-violations.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { subscribes } from './subscriptions.js';
@@ -297,9 +298,10 @@ export class DeliveriesRepository {
     try {
       await this.dataSource.query(INSERT_DELIVERY, [eventRowId, endpointRowId, at]);
       return true;
-    } catch {
+    } catch (error) {
       // The (event, endpoint) row exists and is pending: it will be delivered anyway.
-      return false;
+      if (isUniqueViolation(error)) return false;
+      throw error;
     }
   }
 
