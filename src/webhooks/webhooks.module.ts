@@ -3,14 +3,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventsModule } from '../events/events.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
+import { EventsController } from './events.controller.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { Deliverer } from './deliverer.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { EventsController, WebhookEndpointsController } from './webhooks.controller.js';
+
 import { WebhooksService } from './webhooks.service.js';
 
 /** The webhook endpoints, and the signed delivery to them of the events the writes record (events/). */
