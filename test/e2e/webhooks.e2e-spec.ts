@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { EventsRepository } from '../../src/events/events.repository.js';
-import { type ClaimedDelivery, DeliveriesRepository } from '../../src/webhooks/deliveries.repository.js';
+import { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
+import { type ClaimedDelivery, DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
 import { NotFoundError, PetStore, webhooks, WebhookVerificationError } from '../../clients/typescript/src/index.js';
 import { AUTH, expectError, TEST_API_KEY, useApp, type AppContext } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
@@ -317,7 +318,8 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     const { id } = await endpointAt('/taken-over');
     expect((await ctx.http().post(`/v1/webhook-endpoints/${id}/disable`).set(AUTH)).status).toBe(200);
     const dataSource = ctx.app.get(DataSource);
-    const deliveries = ctx.app.get(DeliveriesRepository);
+    const deliveries = ctx.app.get(DeliveryQueueRepository);
+    const log = ctx.app.get(DeliveryLogRepository);
     const events = ctx.app.get(EventsRepository);
     const [{ rowId }] = await dataSource.query('SELECT id AS rowId FROM webhook_endpoints WHERE public_id = ?', [id]);
     const endpointRowId = Number(rowId);
@@ -326,7 +328,7 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     for (let i = 0; i < 3; i++) {
       const sent = await ctx.http().post(`/v1/webhook-endpoints/${id}/test`).set(AUTH);
       eventIds.push(sent.body.id);
-      expect(await deliveries.redeliver((await events.findEvent(sent.body.id))!.rowId, endpointRowId, now)).toBe(true);
+      expect(await log.redeliver((await events.findEvent(sent.body.id))!.rowId, endpointRowId, now)).toBe(true);
     }
     const claim = () => deliveries.claim(new Map([[endpointRowId, 3]]), new Date(), new Date(Date.now() + 60_000), 3);
     const delivered = (claimed: ClaimedDelivery[]) =>
@@ -357,7 +359,7 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
 
     // All held and all delivered: one batch, every claim its own.
     await dataSource.query('UPDATE webhook_deliveries SET claim_token = NULL, claimed_until = NULL WHERE id = ?', [lost.id]);
-    const again = await deliveries.redeliver((await events.findEvent(eventIds[0]))!.rowId, endpointRowId, new Date());
+    const again = await log.redeliver((await events.findEvent(eventIds[0]))!.rowId, endpointRowId, new Date());
     expect(again).toBe(true);
     const both = await claim();
     expect(both).toHaveLength(2);
