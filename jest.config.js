@@ -22,6 +22,14 @@ export default {
       globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
     },
+    {
+      ...common,
+      // The repositories whose statements need a real database for what no request can bring about, on SQLite and MySQL.
+      displayName: 'database',
+      testMatch: ['<rootDir>/test/database/**/*.db-spec.ts'],
+      globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
+    },
   ],
   // A global option: Jest ignores it inside a project.
   testTimeout: 60_000,

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPara
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { DeprecatedRoute } from '../docs/deprecated-route.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
+import { JSON_BODY_ERRORS } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -51,9 +52,7 @@ export class PetsController {
       reason: 'The body is not a valid NewPet.',
       example: 'categoryId must be an integer from 1 to 9007199254740991.',
     },
-    MALFORMED_JSON: 'The body is not JSON.',
-    UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
-    PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
+    ...JSON_BODY_ERRORS,
   })
   @RequiresScope('pets:write')
   create(@Body() newPet: NewPetDto, @Idempotency() idempotency?: IdempotentRequest): Promise<PetDto> {

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } f
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
+import { JSON_BODY_ERRORS } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -44,10 +45,8 @@ export class OrdersController {
   @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
     VALIDATION_FAILED: { reason: 'The body is not a valid NewOrder.', example: 'quantity must be an integer from 1 to 1000.' },
-    MALFORMED_JSON: 'The body is not JSON.',
-    UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
+    ...JSON_BODY_ERRORS,
     PET_NOT_FOUND: 'No animal has the petId.',
-    PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
   })
   @RequiresScope('store:write')
   place(@Body() newOrder: NewOrderDto, @Idempotency() idempotency?: IdempotentRequest): Promise<OrderDto> {

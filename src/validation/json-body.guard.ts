@@ -11,6 +11,13 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
  */
 export const MAX_BODY_DEPTH = 32;
 
+/** The errors a route that reads a JSON body can answer (readJsonBody), for its document (ApiErrorResponses). */
+export const JSON_BODY_ERRORS = {
+  MALFORMED_JSON: 'The body is not JSON.',
+  UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
+  PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
+} as const;
+
 const parser = bodyParser.json({
   limit: BODY_LIMIT_BYTES,
   // Any JSON value is accepted here; the validation pipe says what a body must be.

@@ -2,17 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { Clock } from '../config/clock.js';
 import { HttpMetrics } from '../metrics/http-metrics.js';
-import { DeliveriesRepository } from './deliveries.repository.js';
-import type { PostOutcome } from './outbound.js';
-
-/** What became of one attempt, as the metrics count it. */
-export type AttemptOutcome = 'delivered' | 'rejected' | 'gone' | NonNullable<PostOutcome['failure']>;
-
-export function outcomeOf({ status, failure }: PostOutcome): AttemptOutcome {
-  if (status === undefined) return failure ?? 'unreachable';
-  if (status >= 200 && status < 300) return 'delivered';
-  return status === 410 ? 'gone' : 'rejected';
-}
+import type { AttemptOutcome } from './attempt-outcome.js';
+import { DeliveryLogRepository } from './delivery-log.repository.js';
 
 /**
  * Webhook delivery in the service's /metrics: attempts by outcome and their latency, deliveries
@@ -25,7 +16,7 @@ export class DeliveryMetrics {
   private readonly latency: Histogram<'outcome'>;
   private readonly ended: Counter<'outcome'>;
 
-  constructor(metrics: HttpMetrics, deliveries: DeliveriesRepository, clock: Clock) {
+  constructor(metrics: HttpMetrics, deliveries: DeliveryLogRepository, clock: Clock) {
     const registers = [metrics.registry];
     this.attempts = new Counter({
       name: 'petstore_webhook_attempts_total',

@@ -8,7 +8,7 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed';
 /**
  * An event's delivery to one endpoint (never two for the same pair), and the lease of the instance
  * trying it. Its event and endpoint are declared for the foreign keys only: deliveries are read by
- * written-out statements (deliveries.repository.ts). The keys' ON UPDATE is unstated, as in the
+ * written-out statements (delivery-queue.repository.ts, delivery-log.repository.ts). The keys' ON UPDATE is unstated, as in the
  * migration (ids never change): NO ACTION to TypeORM, MySQL 8 and SQLite; MariaDB says RESTRICT.
  */
 @Entity({ name: 'webhook_deliveries' })

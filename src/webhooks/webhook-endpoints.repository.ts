@@ -33,15 +33,15 @@ const COLUMNS =
   'previous_secret_until AS previousSecretUntil, enabled, disabled_reason AS disabledReason, created_at AS createdAt';
 const INSERT =
   'INSERT INTO webhook_endpoints (public_id, url, events, description, secret, enabled, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)';
-const BY_PUBLIC_ID = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE public_id = ?`;
-const PAGE = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id > ? ORDER BY id LIMIT ?`;
-const ENABLED = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE enabled = 1`;
-const DELETE = 'DELETE FROM webhook_endpoints WHERE public_id = ?';
+const SELECT_BY_PUBLIC_ID = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE public_id = ?`;
+const SELECT_PAGE = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id > ? ORDER BY id LIMIT ?`;
+const SELECT_ENABLED = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE enabled = 1`;
+const DELETE_BY_PUBLIC_ID = 'DELETE FROM webhook_endpoints WHERE public_id = ?';
 const SET_ENABLED = 'UPDATE webhook_endpoints SET enabled = ?, disabled_reason = ? WHERE public_id = ?';
 const DISABLE_BY_ROW = 'UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ? WHERE id = ? AND enabled = 1';
-const ROTATE = 'UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ?, secret = ? WHERE public_id = ?';
-const SUCCEEDED = 'UPDATE webhook_endpoints SET last_success_at = ? WHERE id = ?';
-const LAST_SUCCESS = 'SELECT last_success_at AS lastSuccessAt FROM webhook_endpoints WHERE id = ?';
+const ROTATE_SECRET = 'UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ?, secret = ? WHERE public_id = ?';
+const RECORD_SUCCESS = 'UPDATE webhook_endpoints SET last_success_at = ? WHERE id = ?';
+const SELECT_LAST_SUCCESS = 'SELECT last_success_at AS lastSuccessAt FROM webhook_endpoints WHERE id = ?';
 
 /** The webhook_endpoints table, one written-out statement per question. */
 @Injectable()
@@ -78,21 +78,21 @@ export class WebhookEndpointsRepository {
   }
 
   async find(id: string): Promise<StoredEndpoint | undefined> {
-    const [row] = await this.dataSource.query(BY_PUBLIC_ID, [id]);
+    const [row] = await this.dataSource.query(SELECT_BY_PUBLIC_ID, [id]);
     return row && this.read(row);
   }
 
   async page(afterRowId: number, limit: number): Promise<StoredEndpoint[]> {
-    return (await this.dataSource.query(PAGE, [afterRowId, limit])).map((row: Record<string, unknown>) => this.read(row));
+    return (await this.dataSource.query(SELECT_PAGE, [afterRowId, limit])).map((row: Record<string, unknown>) => this.read(row));
   }
 
   async enabled(): Promise<StoredEndpoint[]> {
-    return (await this.dataSource.query(ENABLED)).map((row: Record<string, unknown>) => this.read(row));
+    return (await this.dataSource.query(SELECT_ENABLED)).map((row: Record<string, unknown>) => this.read(row));
   }
 
   /** Whether it was there to delete; its deliveries and their attempts go with it. */
   async delete(id: string): Promise<boolean> {
-    return (await this.dialect.changedRows(this.dataSource.manager, DELETE, [id])) === 1;
+    return (await this.dialect.changedRows(this.dataSource.manager, DELETE_BY_PUBLIC_ID, [id])) === 1;
   }
 
   async setEnabled(id: string, enabled: boolean, reason: string | null): Promise<boolean> {
@@ -106,15 +106,17 @@ export class WebhookEndpointsRepository {
 
   /** The new secret signs from now on; the one it replaces keeps signing beside it until `overlapUntil`. */
   async rotate(id: string, secret: string, overlapUntil: Date): Promise<boolean> {
-    return (await this.dialect.changedRows(this.dataSource.manager, ROTATE, [this.dialect.datetime(overlapUntil), secret, id])) === 1;
+    return (
+      (await this.dialect.changedRows(this.dataSource.manager, ROTATE_SECRET, [this.dialect.datetime(overlapUntil), secret, id])) === 1
+    );
   }
 
   async succeeded(rowId: number, at: Date): Promise<void> {
-    await this.dataSource.query(SUCCEEDED, [this.dialect.datetime(at), rowId]);
+    await this.dataSource.query(RECORD_SUCCESS, [this.dialect.datetime(at), rowId]);
   }
 
   async lastSuccessAt(rowId: number): Promise<Date | null> {
-    const [row] = await this.dataSource.query(LAST_SUCCESS, [rowId]);
+    const [row] = await this.dataSource.query(SELECT_LAST_SUCCESS, [rowId]);
     return row?.lastSuccessAt ? this.dialect.readDatetime(row.lastSuccessAt) : null;
   }
 

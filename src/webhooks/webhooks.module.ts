@@ -1,22 +1,46 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config.js';
 import { EventsModule } from '../events/events.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
-import { DeliveriesRepository } from './deliveries.repository.js';
+import { AddressPolicy } from './address-policy.js';
 import { Deliverer } from './deliverer.js';
+import { DeliveryAttempts } from './delivery-attempts.js';
+import { DeliveryLogRepository } from './delivery-log.repository.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
+import { DeliveryQueueRepository } from './delivery-queue.repository.js';
+import { MAX_IN_FLIGHT } from './delivery-slots.js';
+import { EndpointHealth } from './endpoint-health.js';
+import { EventsController } from './events.controller.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { EventsController, WebhookEndpointsController } from './webhooks.controller.js';
+import { WebhookSender } from './webhook-sender.js';
 import { WebhooksService } from './webhooks.service.js';
 
 /** The webhook endpoints, and the signed delivery to them of the events the writes record (events/). */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookAttempt]), EventsModule, IdempotencyModule, MetricsModule],
   controllers: [WebhookEndpointsController, EventsController],
-  providers: [DeliveriesRepository, WebhookEndpointsRepository, Deliverer, DeliveryMetrics, WebhooksService],
+  providers: [
+    // One policy for the URLs the API accepts and the addresses the sender connects to.
+    { provide: AddressPolicy, inject: [AppConfig], useFactory: (config: AppConfig) => new AddressPolicy(config.webhooks.allowedNetworks) },
+    {
+      provide: WebhookSender,
+      inject: [AddressPolicy, AppConfig],
+      useFactory: (policy: AddressPolicy, config: AppConfig) => new WebhookSender(policy, config.webhooks.attemptTimeoutMs, MAX_IN_FLIGHT),
+    },
+    DeliveryQueueRepository,
+    DeliveryLogRepository,
+    WebhookEndpointsRepository,
+    DeliveryMetrics,
+    DeliveryAttempts,
+    EndpointHealth,
+    Deliverer,
+    WebhooksService,
+  ],
 })
 export class WebhooksModule {}

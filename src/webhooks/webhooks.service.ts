@@ -8,7 +8,7 @@ import { EventsRepository } from '../events/events.repository.js';
 import { Outbox } from '../events/outbox.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { readPage, type Page } from '../pagination/page.js';
-import { DeliveriesRepository } from './deliveries.repository.js';
+import { DeliveryLogRepository } from './delivery-log.repository.js';
 import { Deliverer } from './deliverer.js';
 import {
   type CreatedWebhookEndpointDto,
@@ -19,7 +19,7 @@ import {
 import type { EventDto, EventWithDeliveriesDto, ListEventsQuery } from './dto/event.dto.js';
 import type { PageQuery } from '../pagination/page-query.dto.js';
 import { subscribes } from './subscriptions.js';
-import { AddressPolicy } from './outbound.js';
+import { AddressPolicy } from './address-policy.js';
 import { Sql } from '../database/sql.js';
 import { newSigningSecret } from './signature.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
@@ -31,21 +31,18 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** The webhook endpoints and events of the API. */
 @Injectable()
 export class WebhooksService {
-  private readonly policy: AddressPolicy;
-
   constructor(
     private readonly sql: Sql,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly events: EventsRepository,
-    private readonly deliveries: DeliveriesRepository,
+    private readonly deliveries: DeliveryLogRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly outbox: Outbox,
     private readonly deliverer: Deliverer,
-  ) {
-    this.policy = new AddressPolicy(config.webhooks.allowedNetworks);
-  }
+    private readonly policy: AddressPolicy,
+  ) {}
 
   createEndpoint({ url, events, description }: NewWebhookEndpointDto, idempotency?: IdempotentRequest): Promise<CreatedWebhookEndpointDto> {
     const checked = this.checkUrl(url);

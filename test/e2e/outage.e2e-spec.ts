@@ -106,6 +106,34 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database out
   });
 });
 
+// Between two statements of one request: the first answered, the second never reached the database.
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database outage in the middle of a redelivery on %s', (kind) => {
+  // No deliverer: the redelivery's insert is the only one of a delivery the service sends.
+  const service = useServiceBehindProxy(kind, { WEBHOOK_DELIVERY: 'false' });
+  const http = () => request(service.app.getHttpServer());
+
+  it('answers SERVICE_UNAVAILABLE, not that nothing was queued', async () => {
+    const endpoint = await http()
+      .post('/v1/webhook-endpoints')
+      .set(AUTH)
+      .send({ url: 'https://hooks.example.com/pets', events: ['*'] });
+    expect(endpoint.status).toBe(201);
+    expect((await http().post('/v1/pets').set(AUTH).send({ name: 'Redelivered', categoryId: 1 })).status).toBe(201);
+    const [event] = (await http().get('/v1/events').set(AUTH)).body as { id: string }[];
+
+    // The event was never fanned out: the redelivery finds no delivery to reset, and inserts one.
+    service.proxy.cutAt('INSERT INTO webhook_deliveries');
+    const response = await http().post(`/v1/events/${event.id}/redeliver`).set(AUTH).send({ endpointId: endpoint.body.id });
+    service.proxy.restore();
+    expectError(response, 503, 'SERVICE_UNAVAILABLE');
+    expect(response.headers['retry-after']).toBe('5');
+
+    await eventually(async () => (await http().get('/v1/pets').set(AUTH)).status === 200, 15_000);
+    const again = await http().post(`/v1/events/${event.id}/redeliver`).set(AUTH).send({ endpointId: endpoint.body.id });
+    expect({ status: again.status, body: again.body }).toEqual({ status: 202, body: { queued: 1 } });
+  });
+});
+
 interface Answer {
   readonly label: string;
   readonly sentAt: number;

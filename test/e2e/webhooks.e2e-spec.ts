@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { EventsRepository } from '../../src/events/events.repository.js';
-import { type ClaimedDelivery, DeliveriesRepository } from '../../src/webhooks/deliveries.repository.js';
 import { NotFoundError, PetStore, webhooks, WebhookVerificationError } from '../../clients/typescript/src/index.js';
 import { AUTH, expectError, TEST_API_KEY, useApp, type AppContext } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
@@ -310,59 +308,6 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     const lateness = prompt.map((delivery) => delivery.at - placedAt.get(JSON.parse(delivery.body).data.object.id)!);
     expect(Math.max(...lateness)).toBeLessThan(1_000);
     expect((await ctx.http().delete(`/v1/webhook-endpoints/${stuck.id}`).set(AUTH)).status).toBe(204);
-  });
-
-  it("records a batch of attempts whose claim one lost meanwhile: that one stays the new holder's, and every attempt is logged", async () => {
-    // Disabled, so that the service's own deliverer leaves its deliveries alone; this test claims them.
-    const { id } = await endpointAt('/taken-over');
-    expect((await ctx.http().post(`/v1/webhook-endpoints/${id}/disable`).set(AUTH)).status).toBe(200);
-    const dataSource = ctx.app.get(DataSource);
-    const deliveries = ctx.app.get(DeliveriesRepository);
-    const events = ctx.app.get(EventsRepository);
-    const [{ rowId }] = await dataSource.query('SELECT id AS rowId FROM webhook_endpoints WHERE public_id = ?', [id]);
-    const endpointRowId = Number(rowId);
-    const now = new Date();
-    const eventIds: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const sent = await ctx.http().post(`/v1/webhook-endpoints/${id}/test`).set(AUTH);
-      eventIds.push(sent.body.id);
-      expect(await deliveries.redeliver((await events.findEvent(sent.body.id))!.rowId, endpointRowId, now)).toBe(true);
-    }
-    const claim = () => deliveries.claim(new Map([[endpointRowId, 3]]), new Date(), new Date(Date.now() + 60_000), 3);
-    const delivered = (claimed: ClaimedDelivery[]) =>
-      deliveries.finish(
-        claimed.map((delivery) => ({
-          delivery,
-          attempt: { attemptedAt: new Date(), status: 204, durationMs: 3, error: null, responseBody: null },
-          result: { kind: 'delivered' as const },
-        })),
-      );
-
-    const claimed = await claim();
-    expect(claimed.map(({ eventId }) => eventId).sort()).toEqual([...eventIds].sort());
-    const lost = claimed[1];
-    await dataSource.query("UPDATE webhook_deliveries SET claim_token = 'another-instance' WHERE id = ?", [lost.id]);
-    expect(await delivered(claimed)).toEqual([true, false, true]);
-
-    const stateOf = async (eventId: string) => {
-      const {
-        deliveries: [record],
-      } = (await event(eventId)).body as { deliveries: { state: string; attempts: unknown[] }[] };
-      return { state: record.state, attempts: record.attempts.length };
-    };
-    for (const { eventId } of claimed)
-      expect(await stateOf(eventId)).toEqual({ state: eventId === lost.eventId ? 'pending' : 'delivered', attempts: 1 });
-    const [{ token }] = await dataSource.query('SELECT claim_token AS token FROM webhook_deliveries WHERE id = ?', [lost.id]);
-    expect(token).toBe('another-instance');
-
-    // All held and all delivered: one batch, every claim its own.
-    await dataSource.query('UPDATE webhook_deliveries SET claim_token = NULL, claimed_until = NULL WHERE id = ?', [lost.id]);
-    const again = await deliveries.redeliver((await events.findEvent(eventIds[0]))!.rowId, endpointRowId, new Date());
-    expect(again).toBe(true);
-    const both = await claim();
-    expect(both).toHaveLength(2);
-    expect(await delivered(both)).toEqual([true, true]);
-    for (const eventId of eventIds) expect((await stateOf(eventId)).state).toBe('delivered');
   });
 
   it('counts attempts by outcome with their latency, deliveries ended and the backlog, in /metrics', async () => {

@@ -17,6 +17,8 @@ export class TcpProxy {
   private readonly dead = new WeakSet<Socket>();
   /** What crossed neither way during a partition, in order. */
   private readonly held: (() => void)[] = [];
+  /** cutAt(): the text of a statement that, when the service sends it, cuts the connections instead. */
+  private cutBefore?: string;
 
   private constructor(
     private readonly targetHost: string,
@@ -41,6 +43,14 @@ export class TcpProxy {
     this.sockets.clear();
   }
 
+  /**
+   * Cuts every connection (reset) when the service next sends a statement containing `text`, before
+   * it reaches the database: an outage in the middle of a request, between two of its statements.
+   */
+  cutAt(text: string): void {
+    this.cutBefore = text;
+  }
+
   partition(): void {
     this.state = 'partitioned';
   }
@@ -53,6 +63,7 @@ export class TcpProxy {
 
   restore(): void {
     this.state = 'open';
+    this.cutBefore = undefined;
     for (const deliver of this.held.splice(0)) deliver();
   }
 
@@ -70,7 +81,7 @@ export class TcpProxy {
     if (this.state === 'silent') return;
     const upstream = connect(this.targetPort, this.targetHost);
     this.track(upstream);
-    this.relay(client, upstream);
+    this.relay(client, upstream, true);
     this.relay(upstream, client);
     const drop = () => {
       client.destroy();
@@ -80,9 +91,14 @@ export class TcpProxy {
     upstream.on('error', drop).on('close', drop);
   }
 
-  private relay(from: Socket, to: Socket): void {
-    from.on('data', (chunk) => {
+  private relay(from: Socket, to: Socket, fromService = false): void {
+    from.on('data', (chunk: Buffer) => {
       if (this.dead.has(from)) return;
+      if (fromService && this.cutBefore !== undefined && chunk.includes(this.cutBefore)) {
+        this.cutBefore = undefined;
+        this.cut('reset');
+        return;
+      }
       if (this.state === 'partitioned') this.held.push(() => to.write(chunk));
       else to.write(chunk);
     });

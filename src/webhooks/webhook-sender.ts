@@ -1,8 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
+import type { AddressPolicy } from './address-policy.js';
 
 /** At most this much of an answer is read; the rest is cut off (a 1 GiB answer costs 64 KiB). */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -22,59 +21,13 @@ export interface PostOutcome {
 }
 
 /**
- * Which addresses a delivery may connect to: public unicast ones, and those in the operator's
- * allowed networks. Checked on the address actually connected to (after DNS, at every attempt), so
- * neither DNS rebinding nor an IP written in another form gets a request to loopback, a private
- * network or a cloud's metadata service (169.254.169.254, fd00:ec2::254). request-filtering-agent
- * does this for http.Agent but allows single addresses only, not the networks an operator names.
- */
-export class AddressPolicy {
-  private readonly allowed = new BlockList();
-
-  constructor(allowedNetworks: readonly string[]) {
-    for (const network of allowedNetworks) {
-      const [address, bits] = network.split('/');
-      const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-      if (bits === undefined) this.allowed.addAddress(address, family);
-      else this.allowed.addSubnet(address, Number(bits), family);
-    }
-  }
-
-  /** Why `address` may not be connected to, or undefined when it may. */
-  refusal(address: string): string | undefined {
-    if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-    let parsed = ipaddr.parse(address);
-    // ::ffff:127.0.0.1 is 127.0.0.1.
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-    const normal = parsed.toString();
-    if (this.allowed.check(normal, parsed.kind() === 'ipv6' ? 'ipv6' : 'ipv4')) return undefined;
-    const range = parsed.range();
-    return range === 'unicast' ? undefined : `${address} is a ${range} address, which webhooks may not reach (WEBHOOK_ALLOWED_NETWORKS)`;
-  }
-
-  /** A dns.lookup that answers only addresses the policy allows, for http.request's `lookup`. */
-  readonly lookup: LookupFunction = (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const allowed = addresses.filter(({ address }) => this.refusal(address) === undefined);
-      if (allowed.length === 0) {
-        const refusal = this.refusal(addresses[0]?.address ?? '') ?? `${hostname} has no address`;
-        return callback(Object.assign(new Error(refusal), { code: 'EADDRNOTALLOWED' }), '', 0);
-      }
-      if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-      else callback(null, allowed[0].address, allowed[0].family);
-    });
-  };
-}
-
-/**
  * Sends deliveries: POSTs `body` to `url` and reads at most MAX_ANSWER_BYTES of the answer, all within
  * `timeoutMs` from the start (a trickling answer is cut off there too). Redirects are not followed: a
  * 3xx is an answer like any other that is not 2xx. Never throws: every failure is an outcome.
- * Connections are kept open between deliveries to the same host (a TLS handshake per delivery cost
- * more than the delivery): each is checked by the policy's lookup when it is made, and stays
- * connected to that address; the agents are this sender's own, so no connection made under one
- * policy serves another.
+ * Connections are kept open between deliveries to the same host (no TLS handshake per delivery):
+ * each is checked by the policy's lookup when it is made, and stays connected to that address; the
+ * agents are this sender's own, so no connection made under one policy serves another. One instance
+ * (a provider of WebhooksModule) serves every attempt of the process.
  */
 export class WebhookSender {
   private readonly agents: { 'http:': HttpAgent; 'https:': HttpsAgent };

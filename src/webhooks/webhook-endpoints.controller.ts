@@ -15,17 +15,12 @@ import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { PageQuery } from '../pagination/page-query.dto.js';
-import { JsonBodyGuard } from '../validation/json-body.guard.js';
-import { EventDto, EventWithDeliveriesDto, ListEventsQuery, QueuedDto, RecoverDto, RedeliverDto } from './dto/event.dto.js';
+import { JSON_BODY_ERRORS, JsonBodyGuard } from '../validation/json-body.guard.js';
+import { EventDto, QueuedDto, RecoverDto } from './dto/event.dto.js';
 import { CreatedWebhookEndpointDto, NewWebhookEndpointDto, RotatedSecretDto, WebhookEndpointDto } from './dto/webhook-endpoint.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const ENDPOINT_NOT_FOUND = { WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has this id.' } as const;
-const JSON_BODY_ERRORS = {
-  MALFORMED_JSON: 'The body is not JSON.',
-  UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
-  PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
-} as const;
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')
@@ -48,9 +43,7 @@ export class WebhookEndpointsController {
       reason: 'The body is not a valid NewWebhookEndpoint, or its URL may not be sent to.',
       example: 'url must be an absolute https URL',
     },
-    MALFORMED_JSON: 'The body is not JSON.',
-    UNSUPPORTED_MEDIA_TYPE: 'The body was not sent as application/json.',
-    PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
+    ...JSON_BODY_ERRORS,
   })
   @RequiresScope('webhooks:write')
   create(@Body() endpoint: NewWebhookEndpointDto, @Idempotency() idempotency?: IdempotentRequest): Promise<CreatedWebhookEndpointDto> {
@@ -167,63 +160,5 @@ export class WebhookEndpointsController {
   @RequiresScope('webhooks:write')
   async recover(@Param('endpointId') id: string, @Body() { since }: RecoverDto): Promise<QueuedDto> {
     return { queued: await this.webhooks.recover(id, new Date(since)) };
-  }
-}
-
-@ApiTags('webhooks')
-@ApiBearerAuth('bearer')
-@Controller('v1/events')
-export class EventsController {
-  constructor(private readonly webhooks: WebhooksService) {}
-
-  @Get()
-  @ApiOperation({
-    operationId: 'listEvents',
-    summary: 'List events',
-    description:
-      'Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write ' +
-      'committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before ' +
-      'the last one seen, or rely on webhook deliveries, which miss nothing.',
-  })
-  @ApiOkResponse({ description: 'A page of events.', type: EventDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
-  @ApiErrorResponses({
-    VALIDATION_FAILED: { reason: 'limit, type or cursor is not valid.', example: 'type must be one of pet.created, order.placed' },
-  })
-  @RequiresScope('webhooks:read')
-  list(@Query() query: ListEventsQuery): Promise<Page<EventDto>> {
-    return this.webhooks.listEvents(query);
-  }
-
-  @Get(':eventId')
-  @ApiOperation({
-    operationId: 'getEvent',
-    summary: 'Get an event and its deliveries',
-    description: 'With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer.',
-  })
-  @ApiOkResponse({ description: 'The event.', type: EventWithDeliveriesDto })
-  @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.' })
-  @RequiresScope('webhooks:read')
-  get(@Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
-    return this.webhooks.getEvent(id);
-  }
-
-  @Post(':eventId/redeliver')
-  @HttpCode(HttpStatus.ACCEPTED)
-  @UseGuards(JsonBodyGuard)
-  @ApiOperation({
-    operationId: 'redeliverEvent',
-    summary: 'Send an event again',
-    description: 'To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt.',
-  })
-  @ApiAcceptedResponse({ description: 'How many deliveries were queued.', type: QueuedDto })
-  @ApiErrorResponses({
-    EVENT_NOT_FOUND: 'No event has this id.',
-    WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has the id given.',
-    ...JSON_BODY_ERRORS,
-    VALIDATION_FAILED: { reason: 'endpointId is not a string.', example: 'endpointId must be a string' },
-  })
-  @RequiresScope('webhooks:write')
-  async redeliver(@Param('eventId') id: string, @Body() { endpointId }: RedeliverDto): Promise<QueuedDto> {
-    return { queued: await this.webhooks.redeliver(id, endpointId) };
   }
 }

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect.js';
+import { retryingWriteConflicts } from '../database/write-conflicts.js';
+import { pickClaims } from './delivery-slots.js';
+import type { AttemptResult } from './retry-policy.js';
+import { subscribes } from './subscriptions.js';
+import type { StoredEndpoint } from './webhook-endpoints.repository.js';
+
+/** One claimed delivery: what the deliverer needs to make its attempt. */
+export interface ClaimedDelivery {
+  readonly id: number;
+  readonly claimToken: string;
+  /** Attempts made before this one. */
+  readonly attempts: number;
+  readonly eventId: string;
+  readonly eventCreatedAt: Date;
+  readonly payload: string;
+  readonly endpointRowId: number;
+}
+
+export interface Attempt {
+  readonly attemptedAt: Date;
+  readonly status: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+  readonly responseBody: string | null;
+}
+
+/** An attempt made, to be recorded with what follows from it. */
+export interface FinishedAttempt {
+  readonly delivery: ClaimedDelivery;
+  readonly attempt: Attempt;
+  readonly result: AttemptResult;
+}
+
+const SELECT_UNDISPATCHED =
+  'SELECT id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 ORDER BY id LIMIT ?';
+const INSERT_DELIVERIES = 'INSERT INTO webhook_deliveries (event_id, endpoint_id, state, attempts, next_attempt_at) VALUES ';
+/** Rows per multi-row insert: 3 parameters each, far below SQLite's and MySQL's limits. */
+const DELIVERIES_PER_INSERT = 500;
+const MARK_DISPATCHED = 'UPDATE events SET dispatched = 1 WHERE id IN (%IDS%)';
+const SELECT_DUE =
+  "SELECT id, endpoint_id AS endpointRowId FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) " +
+  'AND endpoint_id IN (%ENDPOINTS%) ORDER BY next_attempt_at LIMIT ?';
+/** How many due rows a claim looks at per delivery it may take. */
+const CANDIDATES_PER_CLAIM = 4;
+const CLAIM = 'UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (%IDS%)';
+/** Read back by key: claim_token has no index. */
+const SELECT_CLAIMED =
+  'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, ' +
+  'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ? AND d.id IN (%IDS%)';
+const INSERT_ATTEMPTS = 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES ';
+const MARK_DELIVERED =
+  "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL";
+const MARK_ONE_DELIVERED = `${MARK_DELIVERED} WHERE id = ? AND claim_token = ?`;
+const MARK_ALL_DELIVERED = `${MARK_DELIVERED} WHERE id IN (%IDS%) AND claim_token IN (%TOKENS%)`;
+const SCHEDULE_RETRY =
+  'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?';
+const MARK_FAILED =
+  "UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
+
+/** `?, ?, …`: one parameter for each of `values`. */
+const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+/** A batch's claim was taken over meanwhile: written again row by row. */
+class ClaimLost extends Error {}
+
+/**
+ * The queue of deliveries: the outbox's events fanned out to them, claimed, and finished. A claim is
+ * a lease: a token and a time, longer than any attempt can take, so that a healthy replica never has
+ * its delivery taken over mid-attempt (no duplicate), while one that died leaves its claims to expire
+ * and be tried again (a duplicate then, with the same webhook-id). On MySQL rows are claimed with
+ * `FOR UPDATE SKIP LOCKED`, so replicas claim different rows without waiting for each other; on a
+ * Galera cluster every replica must write through the same node (deploy/: the proxies pick one writer).
+ */
+@Injectable()
+export class DeliveryQueueRepository {
+  private readonly dialect: SqlDialect;
+  private readonly lock: string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = new SqlDialect(dataSource);
+    // SQLite has one writer at a time, and its transactions here hold no awaits on anything else.
+    this.lock = this.dialect.mysql ? ' FOR UPDATE SKIP LOCKED' : '';
+  }
+
+  /**
+   * Fans out up to `limit` committed events to the endpoints subscribed when they were written
+   * (enabled, made before the event, subscribed to its type): one delivery row each, in one insert
+   * per batch. Claims the events by state, never by id: a write that took its id early and committed
+   * late is not skipped.
+   */
+  async dispatch(endpoints: readonly StoredEndpoint[], now: Date, limit: number): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const events: { id: number; type: string; createdAt: unknown; onlyEndpointId: number | null }[] = await manager.query(
+        SELECT_UNDISPATCHED + this.lock,
+        [limit],
+      );
+      if (events.length === 0) return 0;
+      const due = this.dialect.datetime(now);
+      const rows: unknown[][] = [];
+      for (const event of events) {
+        const createdAt = this.dialect.readDatetime(event.createdAt);
+        const onlyEndpoint = event.onlyEndpointId === null ? null : Number(event.onlyEndpointId);
+        for (const endpoint of endpoints) {
+          const wanted =
+            onlyEndpoint === null
+              ? endpoint.createdAt <= createdAt && subscribes(endpoint.events, event.type)
+              : endpoint.rowId === onlyEndpoint;
+          if (wanted) rows.push([event.id, endpoint.rowId, due]);
+        }
+      }
+      for (let at = 0; at < rows.length; at += DELIVERIES_PER_INSERT) {
+        const batch = rows.slice(at, at + DELIVERIES_PER_INSERT);
+        await manager.query(INSERT_DELIVERIES + batch.map(() => "(?, ?, 'pending', 0, ?)").join(', '), batch.flat());
+      }
+      await manager.query(
+        MARK_DISPATCHED.replace('%IDS%', placeholders(events)),
+        events.map(({ id }) => id),
+      );
+      return events.length;
+    });
+  }
+
+  /**
+   * Claims up to `limit` deliveries that are due, at most `free.get(endpoint)` to each endpoint given
+   * (enabled ones with free slots), until `leaseUntil`; answers them with their event. More rows
+   * than claimed are looked at (pickClaims).
+   */
+  async claim(free: ReadonlyMap<number, number>, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    if (free.size === 0 || limit <= 0) return [];
+    const token = randomBytes(12).toString('base64url');
+    const claimed = await this.dataSource.transaction(async (manager) => {
+      const candidates: { id: number; endpointRowId: unknown }[] = await manager.query(
+        SELECT_DUE.replace('%ENDPOINTS%', placeholders([...free.keys()])) + this.lock,
+        [this.dialect.datetime(now), this.dialect.datetime(now), ...free.keys(), limit * CANDIDATES_PER_CLAIM],
+      );
+      const due = pickClaims(
+        candidates.map(({ id, endpointRowId }) => ({ id, endpointRowId: Number(endpointRowId) })),
+        free,
+        limit,
+      ).map(({ id }) => id);
+      if (due.length === 0) return due;
+      await manager.query(CLAIM.replace('%IDS%', placeholders(due)), [this.dialect.datetime(leaseUntil), token, ...due]);
+      return due;
+    });
+    if (claimed.length === 0) return [];
+    const rows: Record<string, unknown>[] = await this.dataSource.query(SELECT_CLAIMED.replace('%IDS%', placeholders(claimed)), [
+      token,
+      ...claimed,
+    ]);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      claimToken: String(row.claimToken),
+      attempts: Number(row.attempts),
+      eventId: String(row.eventId),
+      eventCreatedAt: this.dialect.readDatetime(row.eventCreatedAt),
+      payload: String(row.payload),
+      endpointRowId: Number(row.endpointRowId),
+    }));
+  }
+
+  /**
+   * Records attempts and what follows from each, in one transaction. Answers, for each, whether its
+   * claim was still its own; when it was taken over meanwhile (its lease ran out), the other holder
+   * decides what follows, and the attempt is logged all the same: it was made.
+   */
+  async finish(finished: readonly FinishedAttempt[]): Promise<boolean[]> {
+    // A batch that lost a Galera write conflict was rolled back whole: written again, not left to expire.
+    return retryingWriteConflicts(async () => {
+      // The usual batch, every attempt delivered and every claim still held: one update for all.
+      if (finished.length > 1 && finished.every(({ result }) => result.kind === 'delivered')) {
+        const ours = await this.dataSource
+          .transaction(async (manager) => {
+            const ids = finished.map(({ delivery }) => delivery.id);
+            const tokens = [...new Set(finished.map(({ delivery }) => delivery.claimToken))];
+            const sql = MARK_ALL_DELIVERED.replace('%IDS%', placeholders(ids)).replace('%TOKENS%', placeholders(tokens));
+            if ((await this.dialect.changedRows(manager, sql, [...ids, ...tokens])) !== finished.length) throw new ClaimLost();
+            await this.insertAttempts(manager, finished);
+            return finished.map(() => true);
+          })
+          .catch((error: unknown) => {
+            if (error instanceof ClaimLost) return undefined;
+            throw error;
+          });
+        if (ours) return ours;
+      }
+      // One row at a time, to tell which claims were still held (one was taken over, or not all delivered).
+      return this.dataSource.transaction(async (manager) => {
+        const ours: boolean[] = [];
+        for (const { delivery, result } of finished) {
+          const parameters = [delivery.id, delivery.claimToken];
+          const changed = await this.dialect.changedRows(
+            manager,
+            result.kind === 'delivered' ? MARK_ONE_DELIVERED : result.kind === 'failed' ? MARK_FAILED : SCHEDULE_RETRY,
+            result.kind === 'retry' ? [this.dialect.datetime(result.at), ...parameters] : parameters,
+          );
+          ours.push(changed === 1);
+        }
+        await this.insertAttempts(manager, finished);
+        return ours;
+      });
+    });
+  }
+
+  private async insertAttempts(manager: EntityManager, finished: readonly FinishedAttempt[]): Promise<void> {
+    await manager.query(
+      INSERT_ATTEMPTS + finished.map(() => '(?, ?, ?, ?, ?, ?)').join(', '),
+      finished.flatMap(({ delivery, attempt }) => [
+        delivery.id,
+        this.dialect.datetime(attempt.attemptedAt),
+        attempt.status,
+        attempt.durationMs,
+        attempt.error,
+        attempt.responseBody,
+      ]),
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequiresScope } from '../auth/scopes.js';
+import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
+import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
+import { JSON_BODY_ERRORS, JsonBodyGuard } from '../validation/json-body.guard.js';
+import { EventDto, EventWithDeliveriesDto, ListEventsQuery, QueuedDto, RedeliverDto } from './dto/event.dto.js';
+import { WebhooksService } from './webhooks.service.js';
+
+@ApiTags('webhooks')
+@ApiBearerAuth('bearer')
+@Controller('v1/events')
+export class EventsController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listEvents',
+    summary: 'List events',
+    description:
+      'Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write ' +
+      'committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before ' +
+      'the last one seen, or rely on webhook deliveries, which miss nothing.',
+  })
+  @ApiOkResponse({ description: 'A page of events.', type: EventDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: { reason: 'limit, type or cursor is not valid.', example: 'type must be one of pet.created, order.placed' },
+  })
+  @RequiresScope('webhooks:read')
+  list(@Query() query: ListEventsQuery): Promise<Page<EventDto>> {
+    return this.webhooks.listEvents(query);
+  }
+
+  @Get(':eventId')
+  @ApiOperation({
+    operationId: 'getEvent',
+    summary: 'Get an event and its deliveries',
+    description: 'With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer.',
+  })
+  @ApiOkResponse({ description: 'The event.', type: EventWithDeliveriesDto })
+  @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.' })
+  @RequiresScope('webhooks:read')
+  get(@Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
+    return this.webhooks.getEvent(id);
+  }
+
+  @Post(':eventId/redeliver')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @UseGuards(JsonBodyGuard)
+  @ApiOperation({
+    operationId: 'redeliverEvent',
+    summary: 'Send an event again',
+    description: 'To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt.',
+  })
+  @ApiAcceptedResponse({ description: 'How many deliveries were queued.', type: QueuedDto })
+  @ApiErrorResponses({
+    EVENT_NOT_FOUND: 'No event has this id.',
+    WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has the id given.',
+    ...JSON_BODY_ERRORS,
+    VALIDATION_FAILED: { reason: 'endpointId is not a string.', example: 'endpointId must be a string' },
+  })
+  @RequiresScope('webhooks:write')
+  async redeliver(@Param('eventId') id: string, @Body() { endpointId }: RedeliverDto): Promise<QueuedDto> {
+    return { queued: await this.webhooks.redeliver(id, endpointId) };
+  }
+}

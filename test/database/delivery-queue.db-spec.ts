@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { loadAppConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
+import { SqlDialect } from '../../src/database/sql-dialect.js';
+import { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
+import { type ClaimedDelivery, DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/support/test-database.js';
+
+/**
+ * The delivery queue and log on a real database, without the service: the migrations' schema, the
+ * TypeORM connection and the two repositories. What only these can show: what happens to a claim
+ * another holder took over, which no request can bring about.
+ */
+describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  let dataSource: DataSource;
+  let queue: DeliveryQueueRepository;
+  let log: DeliveryLogRepository;
+  let endpointRowId: number;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { database: options } = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: 'unused' });
+    module = await Test.createTestingModule({
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...buildDataSourceOptions(options), migrationsRun: true }),
+          dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
+        }),
+      ],
+      providers: [DeliveryQueueRepository, DeliveryLogRepository],
+    }).compile();
+    dataSource = module.get(getDataSourceToken());
+    queue = module.get(DeliveryQueueRepository);
+    log = module.get(DeliveryLogRepository);
+  });
+  afterAll(async () => {
+    await module?.close();
+    await database?.drop();
+  });
+
+  const dialect = () => new SqlDialect(dataSource);
+  const rowIdOf = async (table: string, publicId: string) =>
+    Number((await dataSource.query(`SELECT id FROM ${table} WHERE public_id = ?`, [publicId]))[0].id);
+
+  /** An endpoint row, enabled, as the API writes one. */
+  const endpoint = async () => {
+    const publicId = `we_queue_${++sequence}`;
+    await dataSource.query(
+      'INSERT INTO webhook_endpoints (public_id, url, events, description, secret, enabled, created_at) VALUES (?, ?, ?, NULL, ?, 1, ?)',
+      [publicId, 'https://hooks.example.com/', '*', 'whsec_c2VjcmV0', dialect().datetime(new Date())],
+    );
+    return rowIdOf('webhook_endpoints', publicId);
+  };
+
+  /** An event row, already fanned out, so that only the deliveries a test queues exist. */
+  const event = async () => {
+    const publicId = `evt_queue_${++sequence}`;
+    const payload = JSON.stringify({ id: publicId, type: 'webhook.test', data: { object: {} } });
+    await dataSource.query(
+      'INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 1, NULL)',
+      [publicId, 'webhook.test', dialect().datetime(new Date()), payload],
+    );
+    return { publicId, rowId: await rowIdOf('events', publicId) };
+  };
+
+  const claim = () => queue.claim(new Map([[endpointRowId, 3]]), new Date(), new Date(Date.now() + 60_000), 3);
+  const delivered = (claimed: readonly ClaimedDelivery[]) =>
+    queue.finish(
+      claimed.map((delivery) => ({
+        delivery,
+        attempt: { attemptedAt: new Date(), status: 204, durationMs: 3, error: null, responseBody: null },
+        result: { kind: 'delivered' as const },
+      })),
+    );
+  const stateOf = async (eventRowId: number) => {
+    const [record] = await log.deliveriesOf(eventRowId);
+    return { state: record.state, attempts: record.attempts.length };
+  };
+
+  beforeEach(async () => {
+    endpointRowId = await endpoint();
+  });
+
+  it("records a batch of attempts whose claim one lost meanwhile: that one stays the new holder's, and every attempt is logged", async () => {
+    const events = [await event(), await event(), await event()];
+    for (const { rowId } of events) expect(await log.redeliver(rowId, endpointRowId, new Date())).toBe(true);
+
+    const claimed = await claim();
+    expect(claimed.map(({ eventId }) => eventId).sort()).toEqual(events.map(({ publicId }) => publicId).sort());
+    const lost = claimed[1];
+    await dataSource.query("UPDATE webhook_deliveries SET claim_token = 'another-instance' WHERE id = ?", [lost.id]);
+    expect(await delivered(claimed)).toEqual([true, false, true]);
+
+    for (const { publicId, rowId } of events)
+      expect(await stateOf(rowId)).toEqual({ state: publicId === lost.eventId ? 'pending' : 'delivered', attempts: 1 });
+    const [{ token }] = await dataSource.query('SELECT claim_token AS token FROM webhook_deliveries WHERE id = ?', [lost.id]);
+    expect(token).toBe('another-instance');
+
+    // All held and all delivered: one batch, every claim its own.
+    await dataSource.query('UPDATE webhook_deliveries SET claim_token = NULL, claimed_until = NULL WHERE id = ?', [lost.id]);
+    expect(await log.redeliver(events[0].rowId, endpointRowId, new Date())).toBe(true);
+    const both = await claim();
+    expect(both).toHaveLength(2);
+    expect(await delivered(both)).toEqual([true, true]);
+    for (const { rowId } of events) expect((await stateOf(rowId)).state).toBe('delivered');
+  });
+
+  it('queues nothing again for a delivery still pending, and answers so', async () => {
+    const { rowId } = await event();
+    expect(await log.redeliver(rowId, endpointRowId, new Date())).toBe(true);
+    expect(await log.redeliver(rowId, endpointRowId, new Date())).toBe(false);
+    const [{ n }] = await dataSource.query('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?', [rowId]);
+    expect(Number(n)).toBe(1);
+  });
+});
