@@ -85,9 +85,10 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     try {
       const now = new Date(this.clock.now());
       const dispatching = this.scheduler.dispatchDue;
+      // Marked before the first statement: a database that refuses is asked again at the poll, not at once.
+      if (dispatching) this.scheduler.dispatching();
       const endpoints = await this.enabled.read(dispatching);
       if (dispatching) {
-        this.scheduler.dispatching();
         busy = (await this.queue.dispatch(endpoints, now, DISPATCH_BATCH)) === DISPATCH_BATCH;
         if (busy) this.scheduler.dispatching(true);
       }

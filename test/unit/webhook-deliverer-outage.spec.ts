@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import type { AppConfig } from '../../src/config/app-config.js';
+import type { Clock } from '../../src/config/clock.js';
+import type { Outbox } from '../../src/events/outbox.js';
+import { Deliverer } from '../../src/webhooks/deliverer.js';
+import type { DeliveryAttempts } from '../../src/webhooks/delivery-attempts.js';
+import type { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
+import type { DeliveryMetrics } from '../../src/webhooks/delivery-metrics.js';
+import type { DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
+import { POLL_MS } from '../../src/webhooks/delivery-scheduler.js';
+import type { EndpointHealth } from '../../src/webhooks/endpoint-health.js';
+import type { WebhookEndpointsRepository } from '../../src/webhooks/webhook-endpoints.repository.js';
+
+const unused = <T>() => ({}) as T;
+
+describe('the deliverer while the database refuses', () => {
+  it('tries again at the poll, not in a loop as fast as the refusals come', async () => {
+    let reads = 0;
+    // A database that refuses at once: every read of the endpoints fails.
+    const endpoints = {
+      enabled: async () => {
+        reads++;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
+      },
+    } as unknown as WebhookEndpointsRepository;
+    const config = { webhooks: { deliver: true, attemptTimeoutMs: 10_000 } } as AppConfig;
+    const deliverer = new Deliverer(
+      config,
+      { now: () => Date.now() } as Clock,
+      unused<DeliveryQueueRepository>(),
+      unused<DeliveryLogRepository>(),
+      { close: () => undefined } as unknown as DeliveryAttempts,
+      unused<EndpointHealth>(),
+      unused<DeliveryMetrics>(),
+      endpoints,
+      { onCommitted: () => undefined } as unknown as Outbox,
+    );
+    deliverer.onApplicationBootstrap();
+    await new Promise((wait) => setTimeout(wait, 2 * POLL_MS + 100));
+    await deliverer.onApplicationShutdown();
+    // A pass at start and one at each poll: three, give or take one for the timers' drift.
+    expect(reads).toBeGreaterThanOrEqual(2);
+    expect(reads).toBeLessThanOrEqual(4);
+  });
+});
