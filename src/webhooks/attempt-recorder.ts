@@ -1,4 +1,4 @@
-import type { FinishedAttempt } from './delivery-queue.repository.js';
+import type { FinishedAttempt } from './claimed-delivery.js';
 
 /** Attempts that end this close together are recorded in one transaction. */
 export const RECORD_DELAY_MS = 10;

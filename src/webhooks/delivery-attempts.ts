@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { type AttemptOutcome, outcomeOf } from './attempt-outcome.js';
-import type { ClaimedDelivery, FinishedAttempt } from './delivery-queue.repository.js';
+import type { ClaimedDelivery, FinishedAttempt } from './claimed-delivery.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
 import { whatFollows } from './retry-policy.js';
 import { signatureHeader } from './signature.js';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../database/constraint-violations.js';
 import { SqlDialect } from '../database/sql-dialect.js';
-import type { Attempt } from './delivery-queue.repository.js';
+import type { Attempt } from './claimed-delivery.js';
 
 export interface DeliveryRecord {
   readonly endpointId: string;

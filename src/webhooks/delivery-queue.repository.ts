@@ -5,36 +5,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { pickClaims } from './delivery-slots.js';
-import type { AttemptResult } from './retry-policy.js';
+import type { ClaimedDelivery, FinishedAttempt } from './claimed-delivery.js';
 import { subscribes } from './subscriptions.js';
 import type { StoredEndpoint } from './webhook-endpoints.repository.js';
-
-/** One claimed delivery: what the deliverer needs to make its attempt. */
-export interface ClaimedDelivery {
-  readonly id: number;
-  readonly claimToken: string;
-  /** Attempts made before this one. */
-  readonly attempts: number;
-  readonly eventId: string;
-  readonly eventCreatedAt: Date;
-  readonly payload: string;
-  readonly endpointRowId: number;
-}
-
-export interface Attempt {
-  readonly attemptedAt: Date;
-  readonly status: number | null;
-  readonly durationMs: number;
-  readonly error: string | null;
-  readonly responseBody: string | null;
-}
-
-/** An attempt made, to be recorded with what follows from it. */
-export interface FinishedAttempt {
-  readonly delivery: ClaimedDelivery;
-  readonly attempt: Attempt;
-  readonly result: AttemptResult;
-}
 
 const SELECT_UNDISPATCHED =
   'SELECT id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 ORDER BY id LIMIT ?';

@@ -6,7 +6,8 @@ import { loadAppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
 import { SqlDialect } from '../../src/database/sql-dialect.js';
 import { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
-import { type ClaimedDelivery, DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
+import type { ClaimedDelivery } from '../../src/webhooks/claimed-delivery.js';
+import { DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/support/test-database.js';
 
 /**
