@@ -4,24 +4,52 @@
  * What a create costs the database: round trips and statements per request, for createPet (with and
  * without an Idempotency-Key) and placeOrder. The service (this checkout, or the build in DIR, as
  * its start:prod runs it) talks to MySQL (TEST_DATABASE_URL's server) through a proxy here that
- * counts the commands it sends (a command is a round trip: the service waits for its answer); the
- * statements are the server's own Com_* counters, read before and after (so the server should have
- * nothing else to do meanwhile). The counts do not depend on timing.
+ * counts the commands it sends (a command is a round trip: the service waits for its answer) and the
+ * statements in them, by their first word (a command may carry several: a transaction in one round
+ * trip). Only the service's own traffic is counted, and the counts do not depend on timing.
  */
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
-import mysql, { type RowDataPacket } from 'mysql2/promise';
+import mysql from 'mysql2/promise';
 import { freePort } from '../test/e2e/support/free-port.js';
 import { seedPets, storeBenchKey } from './fixtures.js';
 import { productionCommand, ready, serviceEnvironment, start } from './processes.js';
 
 const REQUESTS = 1_000;
-const STATEMENTS = ['Com_begin', 'Com_insert', 'Com_insert_select', 'Com_update', 'Com_select', 'Com_commit', 'Com_rollback'];
 const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 
-/** A TCP proxy to MySQL that counts the commands clients send (packets with sequence id 0). */
-async function countingProxy(target: URL): Promise<{ port: number; commands: () => number }> {
+/** The statements of one COM_QUERY text, by their first word: `;` outside quotes ends one. */
+function statementKinds(text: string): string[] {
+  const kinds: string[] = [];
+  let quote: string | undefined;
+  let start = 0;
+  const take = (end: number) => {
+    const statement = text.slice(start, end).trim();
+    const [first, second] = statement.toLowerCase().split(/\s+/, 2);
+    if (!first) return;
+    if (first === 'start' && second === 'transaction') kinds.push('begin');
+    else if (/^insert\s+(?:ignore\s+)?into\s+\S+\s*(?:\([^)]*\)\s*)?select\b/i.test(statement)) kinds.push('insert_select');
+    else kinds.push(first);
+  };
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quote) {
+      if (char === '\\') i++;
+      else if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"' || char === '`') quote = char;
+    else if (char === ';') {
+      take(i);
+      start = i + 1;
+    }
+  }
+  take(text.length);
+  return kinds;
+}
+
+/** A TCP proxy to MySQL that counts the commands clients send (packets with sequence id 0) and their statements. */
+async function countingProxy(target: URL): Promise<{ port: number; commands: () => number; statements: () => Map<string, number> }> {
   let commands = 0;
+  const statements = new Map<string, number>();
   const proxy = createServer((client: Socket) => {
     const upstream = connect(Number(target.port || 3306), target.hostname);
     let pending = Buffer.alloc(0);
@@ -31,7 +59,14 @@ async function countingProxy(target: URL): Promise<{ port: number; commands: () 
       while (pending.length >= 4) {
         const length = pending.readUIntLE(0, 3);
         if (pending.length < 4 + length) break;
-        if (pending[3] === 0) commands++;
+        if (pending[3] === 0) {
+          commands++;
+          // COM_QUERY: the statements' text follows the command byte.
+          if (pending[4] === 0x03) {
+            for (const kind of statementKinds(pending.toString('utf8', 5, 4 + length)))
+              statements.set(kind, (statements.get(kind) ?? 0) + 1);
+          }
+        }
         pending = pending.subarray(4 + length);
       }
       upstream.write(chunk);
@@ -43,15 +78,7 @@ async function countingProxy(target: URL): Promise<{ port: number; commands: () 
   });
   await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
   proxy.unref();
-  return { port: (proxy.address() as AddressInfo).port, commands: () => commands };
-}
-
-async function statementCounts(admin: mysql.Connection): Promise<Record<string, number>> {
-  const [rows] = await admin.query<RowDataPacket[]>(
-    `SHOW GLOBAL STATUS WHERE Variable_name IN (${STATEMENTS.map(() => '?').join(', ')})`,
-    STATEMENTS,
-  );
-  return Object.fromEntries(rows.map((row) => [row.Variable_name, Number(row.Value)]));
+  return { port: (proxy.address() as AddressInfo).port, commands: () => commands, statements: () => new Map(statements) };
 }
 
 async function main(): Promise<void> {
@@ -85,7 +112,7 @@ async function main(): Promise<void> {
     for (const [name, request] of requests) {
       // Let the deliverer's own work (fan-out of the events just made) finish before counting.
       await new Promise((settle) => setTimeout(settle, 1_500));
-      const before = await statementCounts(admin);
+      const before = proxy.statements();
       const commandsBefore = proxy.commands();
       for (let i = 0; i < REQUESTS; i++) {
         const { path: requestPath, headers, ...init } = request(i);
@@ -97,10 +124,8 @@ async function main(): Promise<void> {
         if (response.status !== 201) throw new Error(`${name}: ${response.status} ${await response.text()}`);
       }
       const trips = (proxy.commands() - commandsBefore) / REQUESTS;
-      const after = await statementCounts(admin);
-      const statements = STATEMENTS.map((counter) => [counter.replace('Com_', ''), (after[counter] - before[counter]) / REQUESTS] as const)
-        // The admin connection's own SHOW counts as a select.
-        .map(([counter, count]) => [counter, counter === 'select' ? count - 1 / REQUESTS : count] as const)
+      const statements = [...proxy.statements()]
+        .map(([kind, count]) => [kind, (count - (before.get(kind) ?? 0)) / REQUESTS] as const)
         .filter(([, count]) => count > 0);
       process.stdout.write(
         `${name.padEnd(27)} round trips ${trips.toFixed(2)}; statements ${statements.map(([counter, count]) => `${counter} ${count.toFixed(2)}`).join(', ')}\n`,
