@@ -3,11 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { bootstrapKeyId } from '../../src/auth/api-key.service.js';
-import { INSERTED_ID } from '../../src/database/sql.js';
 import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
-import { IdempotencyClaim, IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
-import { PetsRepository } from '../../src/pets/pets.repository.js';
 import { AUTH, expectError, startApp, TEST_API_KEY, useApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -137,23 +134,6 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     expect((await post(body, `abandoned-${age}`)).status).toBe(201);
     expect((await post(body, `abandoned-${age}`)).headers['idempotent-replayed']).toBe('true');
     expect(await petsNamed(body.name)).toBe(1);
-  });
-
-  it('lets no late owner complete a claim taken over from it: its create is rolled back', async () => {
-    const body = { name: uniqueName(), categoryId: 1 };
-    const claimedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 8_000);
-    const { identifiers } = await insertRecord('late-owner', body, { createdAt: claimedAt });
-    // The first owner, still running (its database was silent past the deadline), and a retry that takes its claim over.
-    const lateOwner = new IdempotencyClaim(ctx.app.get(IdempotencyRepository), identifiers[0].id as number, claimedAt);
-    expect((await post(body, 'late-owner')).status).toBe(201);
-
-    // What createOnce runs for it once claimed: the create and the stored answer in one transaction.
-    const pet = { id: INSERTED_ID, ...body, status: 'available' as const };
-    const lateCreate = ctx.app.get(IdempotencyRepository).createClaimed(lateOwner, pet, [ctx.app.get(PetsRepository).insert(pet)]);
-    await expect(lateCreate).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-    await lateOwner.release();
-    expect(await petsNamed(body.name)).toBe(1);
-    expect((await post(body, 'late-owner')).headers['idempotent-replayed']).toBe('true');
   });
 
   it('forgets a response after 24 hours: the key runs the request again', async () => {

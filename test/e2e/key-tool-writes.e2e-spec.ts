@@ -2,8 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { ApiKeyIssuer, KeyNotRollableError } from '../../src/auth/api-key-issuer.js';
-import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
 import { SqlDialect } from '../../src/database/sql-dialect.js';
@@ -112,25 +110,6 @@ describe.each(DATABASE_KINDS)('what the key tool writes on %s', (kind) => {
     expect(row.createdAt.getTime()).toBeLessThanOrEqual(after.getTime());
     expect(row.expiresAt!.getTime() - row.createdAt.getTime()).toBe(45_000);
   });
-
-  // Twenty rolls side by side need twenty connections: MySQL's pool. A SQLite database has one per
-  // process, which holds one transaction at a time: its racing rolls are the processes below.
-  if (kind === 'mysql') {
-    it('makes one successor of twenty rolls of one key at once; the others are refused, naming it', async () => {
-      const issuer = new ApiKeyIssuer(new ApiKeysRepository(dataSource));
-      const { apiKey } = await issuer.create('raced in one process');
-      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => issuer.roll(apiKey.id, 60_000, null)));
-      const made = outcomes.filter((outcome) => outcome.status === 'fulfilled');
-      expect(made).toHaveLength(1);
-      const successorId = (made[0] as PromiseFulfilledResult<Awaited<ReturnType<ApiKeyIssuer['roll']>>>).value!.apiKey.id;
-      for (const outcome of outcomes.filter((candidate) => candidate.status === 'rejected')) {
-        expect((outcome as PromiseRejectedResult).reason).toEqual(
-          new KeyNotRollableError(`API key ${apiKey.id} was rolled already, to key ${successorId}; roll that one`),
-        );
-      }
-      expect((await rows()).filter((row) => row.rolledFromId === apiKey.id).map((row) => row.id)).toEqual([successorId]);
-    });
-  }
 
   describe('two apikey roll processes, while another session holds the key', () => {
     let release: (() => Promise<void>) | undefined;

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ApiKeyIssuer, KeyNotRollableError } from '../../src/auth/api-key-issuer.js';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
+import { loadAppConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/support/test-database.js';
+
+/**
+ * The API keys on a real database, without the service or the key tool: the migrations' schema, the
+ * TypeORM connection, the repository and the issuer that writes through it. What only these can
+ * show: many rolls of one key at once, more than the processes a test can start side by side.
+ * MySQL only: twenty rolls side by side need twenty connections, and a SQLite database holds one
+ * transaction at a time (its racing rolls are key-tool-writes.e2e-spec.ts's two processes).
+ */
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('the API keys on %s', (kind) => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  let dataSource: DataSource;
+  let issuer: ApiKeyIssuer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { database: options } = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: 'unused' });
+    module = await Test.createTestingModule({
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...buildDataSourceOptions(options), migrationsRun: true }),
+          dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
+        }),
+      ],
+      providers: [ApiKeysRepository, ApiKeyIssuer],
+    }).compile();
+    dataSource = module.get(getDataSourceToken());
+    issuer = module.get(ApiKeyIssuer);
+  });
+  afterAll(async () => {
+    await module?.close();
+    await database?.drop();
+  });
+
+  it('makes one successor of twenty rolls of one key at once; the others are refused, naming it', async () => {
+    const { apiKey } = await issuer.create('raced in one process');
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => issuer.roll(apiKey.id, 60_000, null)));
+    const made = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(made).toHaveLength(1);
+    const successorId = made[0].value!.apiKey.id;
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected')
+        expect(outcome.reason).toEqual(
+          new KeyNotRollableError(`API key ${apiKey.id} was rolled already, to key ${successorId}; roll that one`),
+        );
+    }
+    const successors = await dataSource.query('SELECT id FROM api_keys WHERE rolled_from_id = ?', [apiKey.id]);
+    expect(successors.map(({ id }: { id: number | string }) => Number(id))).toEqual([successorId]);
+  });
+});

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { pino } from 'pino';
+import type { DataSource } from 'typeorm';
+import { loadAppConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
+import { INSERTED_ID, Sql } from '../../src/database/sql.js';
+import { SqlDialect } from '../../src/database/sql-dialect.js';
+import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
+import { IdempotencyClaim, IdempotencyRepository, IdempotentRequest } from '../../src/idempotency/idempotency.repository.js';
+import { PINO_LOGGER } from '../../src/logging/logging.module.js';
+import { PetsRepository } from '../../src/pets/pets.repository.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/support/test-database.js';
+
+/**
+ * The idempotency records on a real database, without the service: the migrations' schema, the
+ * TypeORM connection, Sql and the repositories. What only these can show: a request that outlived
+ * its claim and finishes after another took the claim over, which no request can be made to do.
+ */
+describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  let dataSource: DataSource;
+  let records: IdempotencyRepository;
+  let pets: PetsRepository;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { database: options } = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: 'unused' });
+    module = await Test.createTestingModule({
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...buildDataSourceOptions(options), migrationsRun: true }),
+          dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
+        }),
+      ],
+      providers: [Sql, { provide: PINO_LOGGER, useValue: pino({ enabled: false }) }, IdempotencyRepository, PetsRepository],
+    }).compile();
+    dataSource = module.get(getDataSourceToken());
+    records = module.get(IdempotencyRepository);
+    pets = module.get(PetsRepository);
+  });
+  afterAll(async () => {
+    await module?.close();
+    await database?.drop();
+  });
+
+  const petsNamed = async (name: string) => Number((await dataSource.query('SELECT COUNT(*) AS n FROM pets WHERE name = ?', [name]))[0].n);
+
+  it('lets no late owner complete a claim taken over from it: its create is rolled back with IDEMPOTENCY_KEY_IN_USE', async () => {
+    const body = { name: `Late owner ${kind} ${Date.now()}`, categoryId: 1 };
+    const pet = { id: INSERTED_ID, ...body, status: 'available' as const };
+    const request = () => new IdempotentRequest('key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
+
+    const first = await records.claim('key-late-owner', 'late-owner', request().fingerprint);
+    if (first.kind !== 'claimed') throw new Error(`expected a claim, got a ${first.kind}`);
+    // The first owner, still running past the deadline (its database was silent): its claim as old as an abandoned one.
+    const claimedAt = new Date(first.claim.claimedAt.getTime() - 8_000);
+    await dataSource.query('UPDATE idempotency_records SET created_at = ? WHERE id = ?', [
+      new SqlDialect(dataSource).datetime(claimedAt),
+      first.claim.recordId,
+    ]);
+    const lateOwner = new IdempotencyClaim(records, first.claim.recordId, claimedAt);
+
+    // A retry takes the claim over and creates the pet.
+    const retry = request();
+    const created = await records.createOnce(retry, pet, [pets.insert(pet)]);
+    expect(retry.replayed).toBe(false);
+    expect(created.id).toBeGreaterThan(0);
+
+    // What createOnce runs for the late owner once it is answered: the create and the stored answer in one transaction.
+    await expect(records.createClaimed(lateOwner, pet, [pets.insert(pet)])).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    await lateOwner.release();
+    expect(await petsNamed(body.name)).toBe(1);
+
+    // The retry's answer stands: the late owner's release freed nothing.
+    const again = request();
+    expect(await records.createOnce(again, pet, [pets.insert(pet)])).toEqual(created);
+    expect(again.replayed).toBe(true);
+    expect(await petsNamed(body.name)).toBe(1);
+  });
+});
