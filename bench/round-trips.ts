@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       const trips = (proxy.commands() - commandsBefore) / REQUESTS;
       const statements = [...proxy.statements()]
         .map(([kind, count]) => [kind, (count - (before.get(kind) ?? 0)) / REQUESTS] as const)
-        .filter(([, count]) => count > 0);
+        .filter(([, count]) => count >= 0.005);
       process.stdout.write(
         `${name.padEnd(27)} round trips ${trips.toFixed(2)}; statements ${statements.map(([counter, count]) => `${counter} ${count.toFixed(2)}`).join(', ')}\n`,
       );
