@@ -30,6 +30,8 @@
  * node_modules) on the same database, loaded in the same alternated rounds: an A/B in one run.
  * --against-flags "FLAGS" does the same with this build under other node flags (a second process
  * beside the one with start:prod's; `none` for V8's defaults), to choose them by measurement.
+ * --against-conventional does it with bench/conventional.ts, the same operations written as NestJS's
+ * documentation writes a service, and says how many times its throughput the service serves.
  *
  * --gc also traces the service's garbage collections (`--trace-gc-nvp`) and says, per operation,
  * how many it made, how long they paused it, and their share of its loaded time.
@@ -91,6 +93,8 @@ async function main(): Promise<void> {
   const against = againstAt > 0 ? path.resolve(process.argv[againstAt + 1]) : undefined;
   const flagsAt = process.argv.indexOf('--against-flags');
   const againstFlags = flagsAt > 0 ? process.argv[flagsAt + 1] : undefined;
+  const conventional = process.argv.includes('--against-conventional');
+  const againstWhat = conventional ? 'bench/conventional.ts' : againstFlags === undefined ? against : `node ${againstFlags}`;
   if (against && !existsSync(path.join(against, 'dist/src/main.js')))
     throw new Error(`--against ${against}: no dist/src/main.js there (build it)`);
   const databaseName = `petstore_bench_${Date.now()}`;
@@ -126,14 +130,16 @@ async function main(): Promise<void> {
       await ready(`http://127.0.0.1:${baselinePort}/v1/pets`, baselineProcess);
       targets.push({ name: 'baseline', base: `http://127.0.0.1:${baselinePort}`, process: baselineProcess });
     }
-    if (against || againstFlags !== undefined) {
-      // The other build on the same database (its migrations are the same or a prefix of ours), or
-      // this one under other node flags.
+    if (againstWhat) {
+      // The other build on the same database (its migrations are the same or a prefix of ours), this
+      // one under other node flags, or the conventionally written service.
       const beforePort = await freePort();
       const command = againstFlags === undefined ? productionCommand(against) : commandWithFlags(againstFlags);
-      const beforeProcess = start(command, serviceEnvironment(databaseUrl, beforePort), against);
+      const beforeProcess = conventional
+        ? start(['--import', 'tsx', 'bench/conventional.ts'], { DATABASE_URL: databaseUrl, CONVENTIONAL_PORT: String(beforePort) })
+        : start(command, serviceEnvironment(databaseUrl, beforePort), against);
       children.push(beforeProcess);
-      await ready(`http://127.0.0.1:${beforePort}/health/live`, beforeProcess);
+      await ready(`http://127.0.0.1:${beforePort}/${conventional ? 'v1/pets' : 'health/live'}`, beforeProcess);
       targets.push({ name: 'before', base: `http://127.0.0.1:${beforePort}`, process: beforeProcess });
     }
     const floorPort = await freePort();
@@ -213,15 +219,19 @@ async function main(): Promise<void> {
       [
         '',
         `${'operation'.padEnd(21)}${'req/s: service  floor    raw  /floor  /raw'}   ${'p99 ms:  svc  floor    raw /floor'}` +
-          (against || againstFlags !== undefined
-            ? `   ${'before: req/s /floor  p99 /floor'} (${againstFlags === undefined ? against : `node ${againstFlags}`})`
-            : ''),
+          (againstWhat ? `   ${'before: req/s /floor  p99 /floor'} (${againstWhat})` : ''),
         ...rows,
         '',
         `/floor: the median of the rounds' ratios (each round's service against the same round's floor)`,
         `service resident memory: peak under load ${peakRssUnderLoad} MB (high-water mark ${serviceMemory.peakRssMb} MB)` +
           (before ? `; before: ${beforePeakRss} MB` : ''),
         ...Object.entries(collectionsBy).map(([operation, found]) => describeCollections(operation, found)),
+        ...(conventional
+          ? comparison.map(
+              (c) =>
+                `${c.operation}: the service serves ${fixed(c.floorRatio / c.beforeFloorRatio!)}x the conventional service's throughput`,
+            )
+          : []),
         '',
       ].join('\n'),
     );
