@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { ApiKeyIssuer, KeyNotRollableError } from '../../src/auth/api-key-issuer.js';
 import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
-import { loadAppConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/support/test-database.js';
+import { DATABASE_KINDS } from '../e2e/support/test-database.js';
+import { useDatabase } from './support/use-database.js';
 
 /**
  * The API keys on a real database, without the service or the key tool: the migrations' schema, the
@@ -16,29 +13,13 @@ import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/su
  * transaction at a time (its racing rolls are key-tool-writes.e2e-spec.ts's two processes).
  */
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('the API keys on %s', (kind) => {
-  let database: TestDatabase;
-  let module: TestingModule;
   let dataSource: DataSource;
   let issuer: ApiKeyIssuer;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    const { database: options } = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: 'unused' });
-    module = await Test.createTestingModule({
-      imports: [
-        TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...buildDataSourceOptions(options), migrationsRun: true }),
-          dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
-        }),
-      ],
-      providers: [ApiKeysRepository, ApiKeyIssuer],
-    }).compile();
-    dataSource = module.get(getDataSourceToken());
-    issuer = module.get(ApiKeyIssuer);
-  });
-  afterAll(async () => {
-    await module?.close();
-    await database?.drop();
+  const ctx = useDatabase(kind, [ApiKeysRepository, ApiKeyIssuer]);
+  beforeAll(() => {
+    dataSource = ctx.dataSource;
+    issuer = ctx.module.get(ApiKeyIssuer);
   });
 
   it('makes one successor of twenty rolls of one key at once; the others are refused, naming it', async () => {

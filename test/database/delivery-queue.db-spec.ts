@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { loadAppConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
 import { SqlDialect } from '../../src/database/sql-dialect.js';
 import { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
 import type { ClaimedDelivery } from '../../src/webhooks/claimed-delivery.js';
 import { DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/support/test-database.js';
+import { DATABASE_KINDS } from '../e2e/support/test-database.js';
+import { useDatabase } from './support/use-database.js';
 
 /**
  * The delivery queue and log on a real database, without the service: the migrations' schema, the
@@ -16,33 +13,17 @@ import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/su
  * another holder took over, which no request can bring about.
  */
 describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
-  let database: TestDatabase;
-  let module: TestingModule;
   let dataSource: DataSource;
   let queue: DeliveryQueueRepository;
   let log: DeliveryLogRepository;
   let endpointRowId: number;
   let sequence = 0;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    const { database: options } = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: 'unused' });
-    module = await Test.createTestingModule({
-      imports: [
-        TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...buildDataSourceOptions(options), migrationsRun: true }),
-          dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
-        }),
-      ],
-      providers: [DeliveryQueueRepository, DeliveryLogRepository],
-    }).compile();
-    dataSource = module.get(getDataSourceToken());
-    queue = module.get(DeliveryQueueRepository);
-    log = module.get(DeliveryLogRepository);
-  });
-  afterAll(async () => {
-    await module?.close();
-    await database?.drop();
+  const ctx = useDatabase(kind, [DeliveryQueueRepository, DeliveryLogRepository]);
+  beforeAll(() => {
+    dataSource = ctx.dataSource;
+    queue = ctx.module.get(DeliveryQueueRepository);
+    log = ctx.module.get(DeliveryLogRepository);
   });
 
   const dialect = () => new SqlDialect(dataSource);

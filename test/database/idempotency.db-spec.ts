@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import type { DataSource } from 'typeorm';
-import { loadAppConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
 import { INSERTED_ID, Sql } from '../../src/database/sql.js';
 import { SqlDialect } from '../../src/database/sql-dialect.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
 import { IdempotencyClaim, IdempotencyRepository, IdempotentRequest } from '../../src/idempotency/idempotency.repository.js';
 import { PINO_LOGGER } from '../../src/logging/logging.module.js';
 import { PetsRepository } from '../../src/pets/pets.repository.js';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/support/test-database.js';
+import { DATABASE_KINDS } from '../e2e/support/test-database.js';
+import { useDatabase } from './support/use-database.js';
 
 /**
  * The idempotency records on a real database, without the service: the migrations' schema, the
@@ -19,31 +16,15 @@ import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../e2e/su
  * its claim and finishes after another took the claim over, which no request can be made to do.
  */
 describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
-  let database: TestDatabase;
-  let module: TestingModule;
   let dataSource: DataSource;
   let records: IdempotencyRepository;
   let pets: PetsRepository;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    const { database: options } = loadAppConfig({ DATABASE_URL: database.url, API_KEYS: 'unused' });
-    module = await Test.createTestingModule({
-      imports: [
-        TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...buildDataSourceOptions(options), migrationsRun: true }),
-          dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
-        }),
-      ],
-      providers: [Sql, { provide: PINO_LOGGER, useValue: pino({ enabled: false }) }, IdempotencyRepository, PetsRepository],
-    }).compile();
-    dataSource = module.get(getDataSourceToken());
-    records = module.get(IdempotencyRepository);
-    pets = module.get(PetsRepository);
-  });
-  afterAll(async () => {
-    await module?.close();
-    await database?.drop();
+  const ctx = useDatabase(kind, [Sql, { provide: PINO_LOGGER, useValue: pino({ enabled: false }) }, IdempotencyRepository, PetsRepository]);
+  beforeAll(() => {
+    dataSource = ctx.dataSource;
+    records = ctx.module.get(IdempotencyRepository);
+    pets = ctx.module.get(PetsRepository);
   });
 
   const petsNamed = async (name: string) => Number((await dataSource.query('SELECT COUNT(*) AS n FROM pets WHERE name = ?', [name]))[0].n);
