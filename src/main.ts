@@ -6,7 +6,7 @@ import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { type AppConfig, ConfigError, loadAppConfig } from './config/app-config.js';
 import { createApp } from './create-app.js';
-import { isDatabaseUnavailable } from './errors/database-unavailable.js';
+import { isDatabaseUnavailable, SESSION_REFUSED } from './errors/database-unavailable.js';
 import { apiBaseUrl, describeBoundAddress, ownBaseUrl } from './config/service-address.js';
 import { QuickStartKey } from './auth/quick-start-key.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
@@ -77,6 +77,7 @@ function describeStartFailure(error: unknown): string {
   const database = process.env.DATABASE_URL?.startsWith('mysql://')
     ? `the database at ${new URL(process.env.DATABASE_URL).host}`
     : 'the database';
+  if (code === SESSION_REFUSED) return `${database}: ${message}`;
   if (isDatabaseUnavailable(error)) return `${database} cannot be reached (${message})`;
   // Errors the MySQL server itself sent (access denied, unknown database) carry its error number.
   if (typeof (error as { errno?: unknown }).errno === 'number') return `${database} refused: ${message}`;

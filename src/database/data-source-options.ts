@@ -9,7 +9,8 @@ import { AddApiKeyExpiry1795219700000 } from './migrations/1795219700000-AddApiK
 import { OneSuccessorPerKey1795219800000 } from './migrations/1795219800000-OneSuccessorPerKey.js';
 import { ApiKeyTimesInMilliseconds1795219900000 } from './migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
 import { CreateWebhooks1795220000000 } from './migrations/1795220000000-CreateWebhooks.js';
-import { DropTimedOutConnections } from './mysql-pool-bounds.js';
+import { ExactClientText1795220100000 } from './migrations/1795220100000-ExactClientText.js';
+import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
 export const MIGRATIONS = [
   CreatePets1795219200000,
@@ -21,7 +22,14 @@ export const MIGRATIONS = [
   OneSuccessorPerKey1795219800000,
   ApiKeyTimesInMilliseconds1795219900000,
   CreateWebhooks1795220000000,
+  ExactClientText1795220100000,
 ];
+
+/**
+ * A statement waits at most 3 s for a free MySQL pool connection (then 503); closing the pool, at
+ * most 2 s; a new connection's session, at most as long as a statement.
+ */
+const POOL_BOUNDS: PoolBounds = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000, sessionTimeoutMs: 4_000 };
 
 /**
  * The one place TypeORM options are built: the application (DatabaseModule), TypeORM's CLI
@@ -42,8 +50,10 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: reado
     return {
       ...common,
       type: 'mysql',
+      // mysql2, with every connection's session pinned and its waits bounded (mysql-pool.ts).
+      driver: serviceMysqlDriver(POOL_BOUNDS),
       url: database.url,
-      // Connection character set: names with emoji must arrive as 4-byte UTF-8.
+      // The handshake's character set; the session pins it again, for servers that ignore the handshake.
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       // BIGINT columns come back as JSON-ready numbers (every stored value is at most 2^53-1),
@@ -60,10 +70,12 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: reado
       subscribers: [DropTimedOutConnections],
       // mysql2 captures a stack trace for every query, to show the caller when one fails: about 5%
       // of a listPets' CPU (bench/). A failed query is logged by its message and SQL anyway.
-      // Several statements to a query: a create's transaction goes in one round trip (Sql.write).
-      // Every statement is a constant of a repository and every value a placeholder that the driver
-      // escapes, so no text a client sends becomes a statement (docs/SECURITY.md).
-      extra: { trace: false, multipleStatements: true },
+      // Several statements to a query, for Sql.write alone: a create's transaction in one round trip,
+      // its text the repositories' constants and values as literals no setting can reinterpret
+      // (sql-literal.ts); every other statement is a prepared one, which runs one statement only.
+      // Prepared statements kept per connection: every constant of the repositories, and the newest
+      // of the claim lists (one per length); the server holds at most 16,382 for all its clients.
+      extra: { trace: false, multipleStatements: true, maxPreparedStatements: 100 },
     };
   }
   return {

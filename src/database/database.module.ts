@@ -5,13 +5,9 @@ import { AppConfig } from '../config/app-config.js';
 import { PINO_LOGGER } from '../logging/logging.module.js';
 import { TypeOrmLogger } from '../logging/typeorm-logger.js';
 import { buildDataSourceOptions, createDataSource } from './data-source-options.js';
-import { boundMysqlPool } from './mysql-pool-bounds.js';
 import { Sql } from './sql.js';
 
-/** A query waits at most this long for a free MySQL pool connection (then 503); closing the pool, at most this long. */
-const POOL_BOUNDS = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000 };
-
-/** TypeORM's connection, bounded, and Sql, which runs the hot paths' statements on it, for every module. */
+/** TypeORM's connection, its sessions pinned and its waits bounded, and Sql, which runs every repository's statements on it. */
 @Global()
 @Module({
   providers: [Sql],
@@ -31,11 +27,7 @@ const POOL_BOUNDS = { acquireTimeoutMs: 3_000, endTimeoutMs: 2_000 };
         retryAttempts: 2,
         retryDelay: 2_000,
       }),
-      dataSourceFactory: async (options) => {
-        const dataSource = await createDataSource(options!).initialize();
-        boundMysqlPool(dataSource, POOL_BOUNDS);
-        return dataSource;
-      },
+      dataSourceFactory: async (options) => createDataSource(options!).initialize(),
     }),
   ],
 })

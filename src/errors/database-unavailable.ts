@@ -5,6 +5,12 @@ import { ApiException } from './api-exception.js';
 /** The code of the error a query gets when no pool connection came free in time (see mysql-pool-bounds.ts). */
 export const POOL_ACQUIRE_TIMEOUT = 'POOL_ACQUIRE_TIMEOUT';
 
+/**
+ * The code of the error a statement gets when its new connection's session could not be set up as
+ * the service needs (database/session.ts): the database is there, but not usable as it is.
+ */
+export const SESSION_REFUSED = 'SESSION_REFUSED';
+
 /** How long a client should wait before retrying while the database is away. */
 const RETRY_AFTER_SECONDS = 5;
 
@@ -29,6 +35,7 @@ const UNAVAILABLE_CODES = new Set([
   // A write conflict that kept recurring after retries (write-conflicts.ts): answered "retry".
   'ER_LOCK_DEADLOCK',
   POOL_ACQUIRE_TIMEOUT,
+  SESSION_REFUSED,
   'SQLITE_BUSY',
 ]);
 

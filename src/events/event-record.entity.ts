@@ -1,5 +1,5 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
-import { uniqueColumnName } from '../database/entity-columns.js';
+import { EXACT_TEXT, uniqueColumnName } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 
 /**
@@ -13,7 +13,7 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 @Index('IDX_events_created_at', ['createdAt'])
 export class EventRecord extends NumericIdEntity {
   /** `evt_…`, the id the API and the deliveries (`webhook-id`) show. */
-  @Column({ name: 'public_id', type: 'varchar', length: 40 })
+  @Column({ name: 'public_id', type: 'varchar', length: 40, ...EXACT_TEXT })
   publicId: string;
 
   @Column({ type: 'varchar', length: 64 })
@@ -23,7 +23,7 @@ export class EventRecord extends NumericIdEntity {
   createdAt: Date;
 
   /** The whole event as delivered, JSON, compared byte for byte. */
-  @Column({ type: 'mediumtext', charset: 'utf8mb4', collation: 'utf8mb4_bin' })
+  @Column({ type: 'mediumtext', ...EXACT_TEXT })
   payload: string;
 
   @Column({ type: 'boolean', default: false })

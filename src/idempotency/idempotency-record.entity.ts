@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { EXACT_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 
 export type IdempotencyState = 'in_flight' | 'done';
@@ -11,7 +12,7 @@ export class IdempotencyRecord extends NumericIdEntity {
   @Column({ name: 'key_id', type: 'varchar', length: 64 })
   keyId: string;
 
-  @Column({ name: 'idempotency_key', type: 'varchar', length: 255 })
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 255, ...EXACT_TEXT })
   idempotencyKey: string;
 
   @Column({ name: 'request_hash', type: 'varchar', length: 64 })
@@ -23,7 +24,7 @@ export class IdempotencyRecord extends NumericIdEntity {
   @Column({ name: 'response_status', type: 'int', nullable: true })
   responseStatus: number | null;
 
-  @Column({ name: 'response_body', type: 'text', nullable: true })
+  @Column({ name: 'response_body', type: 'text', nullable: true, ...EXACT_TEXT })
   responseBody: string | null;
 
   @Column({ name: 'created_at', type: 'datetime' })

@@ -1,5 +1,5 @@
 import { Column, Entity, Unique } from 'typeorm';
-import { uniqueColumnName, UNICODE_TEXT } from '../database/entity-columns.js';
+import { EXACT_TEXT, uniqueColumnName, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 
 /** Where events are POSTed, signed with `secret` (and `previousSecret` until a rotation's overlap ends). */
@@ -7,7 +7,7 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 @Unique(uniqueColumnName('webhook_endpoints', 'public_id'), ['publicId'])
 export class WebhookEndpoint extends NumericIdEntity {
   /** `we_…`, the id the API shows. */
-  @Column({ name: 'public_id', type: 'varchar', length: 40 })
+  @Column({ name: 'public_id', type: 'varchar', length: 40, ...EXACT_TEXT })
   publicId: string;
 
   @Column({ type: 'varchar', length: 2048 })
