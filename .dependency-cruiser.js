@@ -38,6 +38,26 @@ export default {
       to: { path: '^src/[^/]+/[^/]+/', pathNot: '^src/$1/' },
     },
     {
+      name: 'sql-from-repositories',
+      severity: 'error',
+      comment:
+        'One data path: statements are written out in repositories and run by Sql. Besides them only the ' +
+        "process (cli/), the outbox and the key issuer (which hand a repository's statements and transactions " +
+        'on) and the metrics (the pool in use) know Sql.',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '^src/database/',
+          '[.]repository[.]ts$',
+          '^src/cli/',
+          '^src/events/outbox[.]ts$',
+          '^src/auth/api-key-issuer[.]ts$',
+          '^src/metrics/',
+        ],
+      },
+      to: { path: '^src/database/sql[.]ts$' },
+    },
+    {
       name: 'no-unresolved-import',
       severity: 'error',
       comment: 'An import the check cannot follow would hide the cycles through it.',

@@ -17,6 +17,26 @@ export default tseslint.config(
     },
   },
   {
+    // One data path (docs/ARCHITECTURE.md): statements run through database/'s Sql, from repositories.
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'SQL runs through Sql (src/database/sql.ts), in a repository.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@nestjs/typeorm', importNames: ['InjectDataSource'], message: 'Read and write through a repository and Sql.' }],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON documents and responses whose shape they are asserting.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -63,6 +63,7 @@ import { webhookBench } from './webhooks.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
 import type { Sql } from '../src/database/sql.js';
+import { SqlDialect } from '../src/database/sql-dialect.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
 import { freePort } from '../test/e2e/support/free-port.js';
 
@@ -456,8 +457,11 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
   // The statements the service itself sends, from its own repository, explained by MySQL.
   const dataSource = await new DataSource(buildDataSourceOptions({ kind: 'mysql', url: databaseUrl, poolSize: 1 })).initialize();
   let sent = { sql: '', parameters: [] as unknown[] };
-  const sql = { rows: async (text: string, parameters: unknown[]) => ((sent = { sql: text, parameters }), []) } as unknown as Sql;
-  const pets = new PetsRepository(dataSource, sql);
+  const sql = {
+    dialect: new SqlDialect(dataSource.options),
+    rows: async (text: string, parameters: unknown[]) => ((sent = { sql: text, parameters }), []),
+  } as unknown as Sql;
+  const pets = new PetsRepository(sql);
   const plans: Record<string, unknown> = {};
   for (const [name, read] of [
     ['status filter, first page', () => pets.page('sold', 0, 21)],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../database/constraint-violations.js';
+import type { SqlRunner } from '../database/sql.js';
 import { isName } from '../validation/is-name.validator.js';
 import { generateApiKey } from './api-key-secret.js';
 import type { ApiKey } from './api-key.entity.js';
@@ -61,7 +61,7 @@ export class ApiKeyIssuer {
    * KeyTimeRefusedError, storing nothing, for an expiry that is not in the future or not storable.
    */
   create(name: string, options: NewKeyOptions = {}): Promise<{ apiKey: ApiKey; key: string }> {
-    return this.keys.transaction(async (manager) => this.issue(manager, await this.keys.now(manager), name, options, null));
+    return this.keys.transaction(async (transaction) => this.issue(transaction, await this.keys.now(transaction), name, options, null));
   }
 
   /**
@@ -77,17 +77,17 @@ export class ApiKeyIssuer {
     expiry: KeyExpiry | null,
   ): Promise<{ rolled: ApiKey; apiKey: ApiKey; key: string } | undefined> {
     try {
-      return await this.keys.transaction(async (manager) => {
-        await this.keys.lock(id, manager);
-        const old = await this.keys.find(id, manager);
+      return await this.keys.transaction(async (transaction) => {
+        await this.keys.lock(id, transaction);
+        const old = await this.keys.find(id, transaction);
         if (!old) return undefined;
         if (old.revokedAt) throw new KeyNotRollableError(`API key ${id} is revoked; a revoked key cannot be rolled`);
-        await this.refuseIfRolled(id, manager);
-        const now = await this.keys.now(manager);
+        await this.refuseIfRolled(id, transaction);
+        const now = await this.keys.now(transaction);
         const overlapEnds = storableKeyTime(new Date(now.getTime() + overlapMs), 'overlap');
-        const made = await this.issue(manager, now, old.name, { scopes: readScopes(old.scopes), expiry }, id);
-        await this.keys.expireBy(id, overlapEnds, manager);
-        return { rolled: (await this.keys.find(id, manager))!, ...made };
+        const made = await this.issue(transaction, now, old.name, { scopes: readScopes(old.scopes), expiry }, id);
+        await this.keys.expireBy(id, overlapEnds, transaction);
+        return { rolled: (await this.keys.find(id, transaction))!, ...made };
       });
     } catch (error) {
       if (isUniqueViolation(error)) await this.refuseIfRolled(id);
@@ -109,14 +109,14 @@ export class ApiKeyIssuer {
     return this.keys.setScopes(id, formatScopes(scopes));
   }
 
-  private async refuseIfRolled(id: number, manager?: EntityManager): Promise<void> {
-    const successorId = await this.keys.successorOf(id, manager);
+  private async refuseIfRolled(id: number, transaction?: SqlRunner): Promise<void> {
+    const successorId = await this.keys.successorOf(id, transaction);
     if (successorId !== undefined) throw new KeyNotRollableError(`API key ${id} was rolled already, to key ${successorId}; roll that one`);
   }
 
   /** Makes a key at `createdAt`, the database's now, and stores it. */
   private async issue(
-    manager: EntityManager,
+    transaction: SqlRunner,
     createdAt: Date,
     name: string,
     { scopes = SCOPES, expiry = null }: NewKeyOptions,
@@ -127,7 +127,7 @@ export class ApiKeyIssuer {
     const secret = generateApiKey();
     const apiKey = await this.keys.insert(
       { name, prefix: secret.prefix, keyHash: secret.hash, scopes: formatScopes(scopes), createdAt, expiresAt, rolledFromId },
-      manager,
+      transaction,
     );
     return { apiKey, key: secret.key };
   }

@@ -15,6 +15,7 @@ import { ApiKeyIssuer, InvalidApiKeyNameError, type KeyExpiry, KeyNotRollableErr
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { Sql } from '../database/sql.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 import { isScope, readScopes, type Scope, SCOPES } from '../auth/scopes.js';
 
@@ -229,7 +230,7 @@ async function openIssuer(config: AppConfig): Promise<{ issuer: ApiKeyIssuer; cl
   } catch (error) {
     throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
   }
-  return { issuer: new ApiKeyIssuer(new ApiKeysRepository(dataSource)), close: () => dataSource.destroy() };
+  return { issuer: new ApiKeyIssuer(new ApiKeysRepository(new Sql(dataSource))), close: () => dataSource.destroy() };
 }
 
 async function execute(command: Exclude<Command, { run: 'help' }>, issuer: ApiKeyIssuer, config: AppConfig): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { id, text } from '../database/columns.js';
+import { JsonWithInsertedId } from '../database/json-with-inserted-id.js';
+import { type Row, Sql, type Statement } from '../database/sql.js';
 import type { WebhookEvent } from './event-types.js';
 
 /** An event as listed: the event itself, and its row for the cursor. */
@@ -9,26 +10,55 @@ export interface StoredEvent {
   readonly event: WebhookEvent;
 }
 
+/** The insert of an event whose payload the expression `payload` writes. */
+const insertWith = (payload: string) =>
+  `INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ${payload}, 0, ?)`;
+const INSERT = insertWith('?');
 const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE public_id = ?';
 const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPE_PAGE =
   'SELECT id AS rowId, payload FROM events WHERE type = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 
-/** The events table read by id and by page: the outbox (outbox.ts) writes it, the deliverer reads it by state. */
+const readEvent = (row: Row): StoredEvent => ({ rowId: id(row.rowId), event: JSON.parse(text(row.payload)) as WebhookEvent });
+
+/**
+ * The events table: written by the outbox (outbox.ts) in the transaction of the write it tells of,
+ * read here by id and by page, and by the deliverer by state.
+ */
 @Injectable()
 export class EventsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** The insert of an event whose payload holds its object's id where the transaction's insert writes it. */
+  private readonly insertWithInsertedId: string;
+
+  constructor(private readonly sql: Sql) {
+    this.insertWithInsertedId = insertWith(sql.dialect.jsonWithInsertedId);
+  }
+
+  /**
+   * The insert of `event`, to run in its write's transaction (Sql.write); `insertedId` when its
+   * object is the row that transaction's first insert makes, whose id the database writes into it.
+   */
+  insert(event: WebhookEvent, onlyEndpointId: number | null, insertedId: boolean): Statement {
+    const head = [event.id, event.type, new Date(event.createdAt)];
+    if (!insertedId) return { sql: INSERT, parameters: [...head, JSON.stringify(event), onlyEndpointId] };
+    const payload = JsonWithInsertedId.of(event, ['data', 'object', 'id']);
+    return { sql: this.insertWithInsertedId, parameters: [...head, payload.before, payload.after, onlyEndpointId] };
+  }
+
+  /** Runs an event's insert on its own. */
+  async add(insert: Statement): Promise<void> {
+    await this.sql.run(insert.sql, insert.parameters);
+  }
 
   async findEvent(publicId: string): Promise<StoredEvent | undefined> {
-    const [row] = await this.dataSource.query(EVENT_BY_PUBLIC_ID, [publicId]);
-    return row && { rowId: Number(row.rowId), event: JSON.parse(row.payload) };
+    const [event] = await this.sql.rows(EVENT_BY_PUBLIC_ID, [publicId], readEvent);
+    return event;
   }
 
   /** Events of `type` (any when undefined) after `afterRowId`, test events left out. */
-  async eventsPage(type: string | undefined, afterRowId: number, limit: number): Promise<StoredEvent[]> {
-    const rows: { rowId: number; payload: string }[] = type
-      ? await this.dataSource.query(EVENTS_OF_TYPE_PAGE, [type, afterRowId, limit])
-      : await this.dataSource.query(EVENTS_PAGE, [afterRowId, limit]);
-    return rows.map(({ rowId, payload }) => ({ rowId: Number(rowId), event: JSON.parse(payload) }));
+  eventsPage(type: string | undefined, afterRowId: number, limit: number): Promise<StoredEvent[]> {
+    return type
+      ? this.sql.rows(EVENTS_OF_TYPE_PAGE, [type, afterRowId, limit], readEvent)
+      : this.sql.rows(EVENTS_PAGE, [afterRowId, limit], readEvent);
   }
 }

@@ -1,6 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   HealthCheck,
   HealthCheckService,
@@ -8,9 +7,9 @@ import {
   type HealthIndicatorResult,
   HealthIndicatorService,
 } from '@nestjs/terminus';
-import { DataSource } from 'typeorm';
 import { Public } from '../auth/public.decorator.js';
 import { SharedRedis } from '../redis/shared-redis.js';
+import { DatabaseReadinessRepository } from './database-readiness.repository.js';
 
 /** For load balancers and orchestrators: no key, outside /v1 and outside the API's document. */
 @Public()
@@ -20,7 +19,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseReadinessRepository,
     private readonly redis: SharedRedis,
   ) {}
 
@@ -38,14 +37,10 @@ export class HealthController {
     return this.health.check([() => this.databaseReadable(), ...(this.redis.configured ? [() => this.redisStatus()] : [])]);
   }
 
-  /**
-   * A read of one of the service's tables, not `SELECT 1`: a Galera node that lost its quorum still
-   * answers `SELECT 1`, and refuses every read of data (WSREP_NOT_READY).
-   */
   private databaseReadable(): PromiseLike<HealthIndicatorResult> {
     return this.indicators
       .check('database')
-      .attempt(async () => void (await this.dataSource.query('SELECT 1 FROM pets LIMIT 1')))
+      .attempt(() => this.database.read())
       .withTimeout(2_000);
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { RedisModule } from '../redis/redis.module.js';
+import { DatabaseReadinessRepository } from './database-readiness.repository.js';
 import { HealthController } from './health.controller.js';
 
 @Module({
@@ -8,5 +9,6 @@ import { HealthController } from './health.controller.js';
   // need not log it a second time.
   imports: [TerminusModule.forRoot({ logger: false }), RedisModule],
   controllers: [HealthController],
+  providers: [DatabaseReadinessRepository],
 })
 export class HealthModule {}

@@ -1,8 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { SqlDialect } from '../database/sql-dialect.js';
-import { INSERTED_ID, Sql, type Statement, type Written } from '../database/sql.js';
+import { datetime, id, optionalText, text } from '../database/columns.js';
+import { JsonWithInsertedId } from '../database/json-with-inserted-id.js';
+import { type Row, Sql, type Statement, type Written } from '../database/sql.js';
 import { isUniqueViolation } from '../database/constraint-violations.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { ANSWER_DEADLINE_MS } from '../server/edge.js';
@@ -34,11 +33,14 @@ const BY_KEY =
   'SELECT id, request_hash AS requestHash, state, response_body AS responseBody, created_at AS createdAt, ' +
   'expires_at AS expiresAt FROM idempotency_records WHERE key_id = ? AND idempotency_key = ?';
 const DELETE_EXPIRED_RECORD = 'DELETE FROM idempotency_records WHERE id = ? AND expires_at <= ?';
-/** A claim is identified by its record and its time: a takeover moves the time. */
-/** The answer stored, by the SQL expression that writes it (SqlDialect.jsonWithInsertedId). */
-const complete = (responseBody: string) =>
+/**
+ * The answer stored, written by the expression `responseBody`; a claim is identified by its record
+ * and its time (a takeover moves the time).
+ */
+const completeWith = (responseBody: string) =>
   `UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ${responseBody} ` +
   "WHERE id = ? AND state = 'in_flight' AND created_at = ?";
+const COMPLETE = completeWith('?');
 const RELEASE = "DELETE FROM idempotency_records WHERE id = ? AND state = 'in_flight' AND created_at = ?";
 const TAKE_OVER = "UPDATE idempotency_records SET created_at = ? WHERE id = ? AND state = 'in_flight' AND created_at = ?";
 const PURGE = 'DELETE FROM idempotency_records WHERE expires_at < ?';
@@ -50,16 +52,11 @@ const PURGE = 'DELETE FROM idempotency_records WHERE expires_at < ?';
  */
 @Injectable()
 export class IdempotencyRepository {
-  private readonly dialect: SqlDialect;
+  /** The completion whose answer holds the id the transaction's first insert generated. */
+  private readonly completeWithInsertedId: string;
 
-  /** The completions by the expression of their answer: a few, each written once. */
-  private readonly completions = new Map<string, string>();
-
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly sql: Sql,
-  ) {
-    this.dialect = new SqlDialect(dataSource);
+  constructor(private readonly sql: Sql) {
+    this.completeWithInsertedId = completeWith(sql.dialect.jsonWithInsertedId);
   }
 
   /** Claims the key for this request, or says what the client gets instead: a replay, 409 or 422. */
@@ -69,14 +66,8 @@ export class IdempotencyRepository {
       const now = wholeSecond(new Date());
       const expiresAt = new Date(now.getTime() + RETENTION_MS);
       try {
-        const id = await this.dialect.insert(this.dataSource.manager, INSERT, [
-          keyId,
-          idempotencyKey,
-          requestHash,
-          this.dialect.datetime(now),
-          this.dialect.datetime(expiresAt),
-        ]);
-        return { kind: 'claimed', claim: new IdempotencyClaim(this, id, now) };
+        const { insertId } = await this.sql.run(INSERT, [keyId, idempotencyKey, requestHash, now, expiresAt]);
+        return { kind: 'claimed', claim: new IdempotencyClaim(this, insertId, now) };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
@@ -84,7 +75,7 @@ export class IdempotencyRepository {
       const existing = await this.find(keyId, idempotencyKey);
       if (!existing) continue;
       if (existing.expiresAt <= now) {
-        await this.dataSource.query(DELETE_EXPIRED_RECORD, [existing.id, this.dialect.datetime(now)]);
+        await this.sql.run(DELETE_EXPIRED_RECORD, [existing.id, now]);
         continue;
       }
       if (existing.requestHash !== requestHash) throw new IdempotencyKeyReusedException();
@@ -102,24 +93,29 @@ export class IdempotencyRepository {
 
   /** Frees the key after a request failed, so that a retry runs it again (unless another request has taken it over). */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.dataSource.query(RELEASE, [claim.recordId, this.dialect.datetime(claim.claimedAt)]);
+    await this.sql.run(RELEASE, [claim.recordId, claim.claimedAt]);
   }
 
   /**
    * Runs a create once per Idempotency-Key. `statements` make it in one transaction, the first
-   * inserting the row whose id `created` (the answer) holds as INSERTED_ID until then, the others
-   * what must commit with it (its event); answers `created` with its id. With a key, the key is
-   * claimed here (after the request's body was validated) and the answer is stored for it in the
-   * same transaction, so a retry finds both or neither, never a pet without its record; a retry of
-   * a finished request gets the stored answer back and creates nothing. Without a key the
-   * statements run as they are, in one round trip on MySQL. (On SQLite the transaction holds only
-   * database statements, which better-sqlite3 runs synchronously, so no other request's can
-   * interleave.)
+   * inserting the row the answer `created` describes, the others what must commit with it (its
+   * event); answers `created`, with the id that insert generated as its `id` when `idFromInsert`.
+   * With a key, the key is claimed here (after the request's body was validated) and the answer is
+   * stored for it in the same transaction, so a retry finds both or neither, never a pet without its
+   * record; a retry of a finished request gets the stored answer back and creates nothing. Without
+   * a key the statements run as they are, in one round trip on MySQL. (On SQLite the transaction
+   * holds only database statements, which better-sqlite3 runs synchronously, so no other request's
+   * can interleave.)
    */
-  async createOnce<T extends object>(request: IdempotentRequest | undefined, created: T, statements: readonly Statement[]): Promise<T> {
+  async createOnce<T extends object>(
+    request: IdempotentRequest | undefined,
+    created: T,
+    statements: readonly Statement[],
+    { idFromInsert }: { idFromInsert: boolean },
+  ): Promise<T> {
     // Each step, a statement or a transaction, is run again when it lost a write conflict (a Galera
     // cluster's certification failure): it was rolled back whole.
-    if (!request) return withInsertedId(created, (await retryingWriteConflicts(() => this.sql.write(statements)))[0]);
+    if (!request) return withId(created, idFromInsert, (await retryingWriteConflicts(() => this.sql.write(statements)))[0]);
     const outcome = await retryingWriteConflicts(() => this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint));
     if (outcome.kind === 'replay') {
       request.replayed = true;
@@ -127,7 +123,7 @@ export class IdempotencyRepository {
       return outcome.body as T;
     }
     try {
-      return await this.createClaimed(outcome.claim, created, statements);
+      return await this.createClaimed(outcome.claim, created, statements, { idFromInsert });
     } catch (error) {
       // Only a stored success is replayed: a failed create frees its key for the retry.
       await outcome.claim.release().catch(() => undefined);
@@ -139,57 +135,53 @@ export class IdempotencyRepository {
    * The create of a claimed key, with its answer stored for the key, if the claim is still this
    * request's: a claim taken over meanwhile (its owner outlived the window) rolls it all back.
    */
-  async createClaimed<T extends object>(claim: IdempotencyClaim, created: T, [insert, ...others]: readonly Statement[]): Promise<T> {
+  async createClaimed<T extends object>(
+    claim: IdempotencyClaim,
+    created: T,
+    [insert, ...others]: readonly Statement[],
+    { idFromInsert }: { idFromInsert: boolean },
+  ): Promise<T> {
     // Right after the insert: the stored answer takes its id from the last insert before it.
-    const body = this.dialect.jsonWithInsertedId(created);
-    const completion = {
-      sql: this.completeSql(body.expression),
-      parameters: [CREATED_STATUS, ...body.parameters, claim.recordId, this.dialect.datetime(claim.claimedAt)],
-    };
+    const answer = idFromInsert ? JsonWithInsertedId.of(created, ['id']) : undefined;
+    const completion = answer
+      ? { sql: this.completeWithInsertedId, parameters: [CREATED_STATUS, answer.before, answer.after, claim.recordId, claim.claimedAt] }
+      : { sql: COMPLETE, parameters: [CREATED_STATUS, JSON.stringify(created), claim.recordId, claim.claimedAt] };
     const written = await retryingWriteConflicts(() =>
       this.sql.write([insert, completion, ...others], ([, completed]) => {
         if (completed.affectedRows !== 1) throw new IdempotencyKeyInUseException(1);
       }),
     );
-    return withInsertedId(created, written[0]);
-  }
-
-  private completeSql(answer: string): string {
-    let sql = this.completions.get(answer);
-    if (sql === undefined) this.completions.set(answer, (sql = complete(answer)));
-    return sql;
+    return withId(created, idFromInsert, written[0]);
   }
 
   async purgeExpired(): Promise<number> {
-    return this.dialect.changedRows(this.dataSource.manager, PURGE, [this.dialect.datetime(new Date())]);
+    return (await this.sql.run(PURGE, [new Date()])).affectedRows;
   }
 
   /** Only one instance can move an abandoned claim's clock forward: the one whose update matches; the new time is its token. */
   private async takeOver(record: StoredRecord, now: Date): Promise<boolean> {
-    const parameters = [this.dialect.datetime(now), record.id, this.dialect.datetime(record.createdAt)];
-    return (await this.dialect.changedRows(this.dataSource.manager, TAKE_OVER, parameters)) === 1;
+    return (await this.sql.run(TAKE_OVER, [now, record.id, record.createdAt])).affectedRows === 1;
   }
 
   private async find(keyId: string, idempotencyKey: string): Promise<StoredRecord | undefined> {
-    const [row] = await this.dataSource.query(BY_KEY, [keyId, idempotencyKey]);
-    return (
-      row && {
-        id: Number(row.id),
-        requestHash: row.requestHash,
-        state: row.state,
-        responseBody: row.responseBody,
-        createdAt: this.dialect.readDatetime(row.createdAt),
-        expiresAt: this.dialect.readDatetime(row.expiresAt),
-      }
-    );
+    const [record] = await this.sql.rows(BY_KEY, [keyId, idempotencyKey], readRecord);
+    return record;
   }
 }
 
-/** `created` with the id its insert generated where it held INSERTED_ID. */
-function withInsertedId<T extends object>(created: T, { insertId }: Written): T {
-  return 'id' in created && created.id === INSERTED_ID ? { ...created, id: insertId } : created;
-}
+const readRecord = (row: Row): StoredRecord => ({
+  id: id(row.id),
+  requestHash: text(row.requestHash),
+  state: text(row.state) as StoredRecord['state'],
+  responseBody: optionalText(row.responseBody),
+  createdAt: datetime(row.createdAt),
+  expiresAt: datetime(row.expiresAt),
+});
 
+/** The answer to a create: with the id its insert generated, when that is its id. */
+function withId<T extends object>(created: T, idFromInsert: boolean, { insertId }: Written): T {
+  return idFromInsert ? { ...created, id: insertId } : created;
+}
 /**
  * The claim's time, kept in whole seconds: a MySQL DATETIME stores no fraction (and rounds one), and
  * the stored value must equal the claim's own to identify it.

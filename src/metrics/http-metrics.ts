@@ -1,19 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { Sql } from '../database/sql.js';
 import type { FinishedRequest } from '../server/edge.js';
 import { routeOf } from '../server/route-table.js';
 import { isDeprecatedCall } from '../server/request-log.js';
 import { SharedRedis } from '../redis/shared-redis.js';
-
-/** The parts of a mysql2 pool the gauges read. They are not public API: read defensively. */
-interface Mysql2Pool {
-  config?: { connectionLimit?: number };
-  _allConnections?: { length: number };
-  _freeConnections?: { length: number };
-  _connectionQueue?: { length: number };
-}
 
 /**
  * The service's Prometheus metrics, in a registry of its own (so that two instances in one process,
@@ -43,7 +34,7 @@ export class HttpMetrics {
     registers: [this.registry],
   });
 
-  constructor(@InjectDataSource() dataSource: DataSource, redis: SharedRedis) {
+  constructor(sql: Sql, redis: SharedRedis) {
     collectDefaultMetrics({ register: this.registry });
     if (redis.configured) {
       new Gauge({
@@ -64,21 +55,18 @@ export class HttpMetrics {
         },
       });
     }
-    const pool = () => (dataSource.driver as { pool?: Mysql2Pool }).pool;
     new Gauge({
       name: 'petstore_db_pool_connections',
       help: 'MySQL pool connections by state (open, idle, in use) and its size limit; absent on SQLite.',
       labelNames: ['state'] as const,
       registers: [this.registry],
       collect() {
-        const current = pool();
-        if (!current) return;
-        const open = current._allConnections?.length ?? 0;
-        const idle = current._freeConnections?.length ?? 0;
-        this.set({ state: 'open' }, open);
-        this.set({ state: 'idle' }, idle);
-        this.set({ state: 'in_use' }, open - idle);
-        this.set({ state: 'limit' }, current.config?.connectionLimit ?? 0);
+        const use = sql.poolUse();
+        if (!use) return;
+        this.set({ state: 'open' }, use.open);
+        this.set({ state: 'idle' }, use.idle);
+        this.set({ state: 'in_use' }, use.open - use.idle);
+        this.set({ state: 'limit' }, use.limit);
       },
     });
     new Gauge({
@@ -86,8 +74,8 @@ export class HttpMetrics {
       help: 'Queries waiting for a free MySQL pool connection.',
       registers: [this.registry],
       collect() {
-        const current = pool();
-        if (current) this.set(current._connectionQueue?.length ?? 0);
+        const use = sql.poolUse();
+        if (use) this.set(use.waiting);
       },
     });
   }

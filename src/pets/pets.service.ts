@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { INSERTED_ID } from '../database/sql.js';
 import { Outbox } from '../events/outbox.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
@@ -23,13 +22,15 @@ export class PetsService {
     return readPage('pets', query, { status }, (afterId, limit) => this.pets.page(status, afterId, limit));
   }
 
-  /** Stores the pet and its `pet.created` event in one transaction. */
+  /** Stores the pet and its `pet.created` event in one transaction; its id is the one the insert generates. */
   async create({ name, categoryId, status = 'available' }: NewPetDto, idempotency?: IdempotentRequest): Promise<PetDto> {
-    const pet: PetDto = { id: INSERTED_ID, name, categoryId, status };
-    const created = await this.idempotency.createOnce(idempotency, pet, [
-      this.pets.insert(pet),
-      this.outbox.record('pet.created', pet).statement,
-    ]);
+    const pet: PetDto = { id: 0, name, categoryId, status };
+    const created = await this.idempotency.createOnce(
+      idempotency,
+      pet,
+      [this.pets.insert(pet), this.outbox.recordCreated('pet.created', pet)],
+      { idFromInsert: true },
+    );
     this.outbox.committed();
     return created;
   }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { readPage, type Page } from '../pagination/page.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
-import { INSERTED_ID } from '../database/sql.js';
 import { isForeignKeyViolation } from '../database/constraint-violations.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
@@ -31,12 +30,15 @@ export class OrdersService {
     idempotency?: IdempotentRequest,
   ): Promise<OrderDto> {
     const stored = { petId, quantity, status, shipDate: shipDate ? new Date(shipDate) : null, complete };
-    const order = OrderDto.from({ id: INSERTED_ID, ...stored });
+    // Its id is the one the insert generates.
+    const order = OrderDto.from({ id: 0, ...stored });
     try {
-      const placed = await this.idempotency.createOnce(idempotency, order, [
-        this.orders.insert(stored),
-        this.outbox.record('order.placed', order).statement,
-      ]);
+      const placed = await this.idempotency.createOnce(
+        idempotency,
+        order,
+        [this.orders.insert(stored), this.outbox.recordCreated('order.placed', order)],
+        { idFromInsert: true },
+      );
       this.outbox.committed();
       return placed;
     } catch (error) {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { datetime, id, integer, optionalDatetime, optionalInteger, optionalText, text } from '../database/columns.js';
 import { isUniqueViolation } from '../database/constraint-violations.js';
-import { SqlDialect } from '../database/sql-dialect.js';
+import { Sql } from '../database/sql.js';
 import type { Attempt } from './claimed-delivery.js';
 
 export interface DeliveryRecord {
@@ -47,29 +46,31 @@ const PURGE_EVENTS = 'DELETE FROM events WHERE created_at < ?';
  */
 @Injectable()
 export class DeliveryLogRepository {
-  private readonly dialect: SqlDialect;
-
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.dialect = new SqlDialect(dataSource);
-  }
+  constructor(private readonly sql: Sql) {}
 
   /** Each endpoint's delivery of the event, with every attempt. */
   async deliveriesOf(eventRowId: number): Promise<DeliveryRecord[]> {
-    const deliveries: Record<string, unknown>[] = await this.dataSource.query(SELECT_DELIVERIES_OF_EVENT, [eventRowId]);
-    const attempts: Record<string, unknown>[] = await this.dataSource.query(SELECT_ATTEMPTS_OF_EVENT, [eventRowId]);
+    const deliveries = await this.sql.rows(SELECT_DELIVERIES_OF_EVENT, [eventRowId], (row) => ({
+      id: id(row.id),
+      endpointId: text(row.endpointId),
+      state: text(row.state),
+      nextAttemptAt: datetime(row.nextAttemptAt),
+    }));
+    const attempts = await this.sql.rows(SELECT_ATTEMPTS_OF_EVENT, [eventRowId], (row) => ({
+      deliveryId: id(row.deliveryId),
+      attemptedAt: datetime(row.attemptedAt),
+      status: optionalInteger(row.status),
+      durationMs: integer(row.durationMs),
+      error: optionalText(row.error),
+      responseBody: optionalText(row.responseBody),
+    }));
     return deliveries.map((delivery) => ({
-      endpointId: String(delivery.endpointId),
-      state: String(delivery.state),
-      nextAttemptAt: delivery.state === 'pending' ? this.dialect.readDatetime(delivery.nextAttemptAt) : null,
+      endpointId: delivery.endpointId,
+      state: delivery.state,
+      nextAttemptAt: delivery.state === 'pending' ? delivery.nextAttemptAt : null,
       attempts: attempts
-        .filter((attempt) => Number(attempt.deliveryId) === Number(delivery.id))
-        .map((attempt) => ({
-          attemptedAt: this.dialect.readDatetime(attempt.attemptedAt),
-          status: attempt.status === null ? null : Number(attempt.status),
-          durationMs: Number(attempt.durationMs),
-          error: (attempt.error as string | null) ?? null,
-          responseBody: (attempt.responseBody as string | null) ?? null,
-        })),
+        .filter((attempt) => attempt.deliveryId === delivery.id)
+        .map(({ attemptedAt, status, durationMs, error, responseBody }) => ({ attemptedAt, status, durationMs, error, responseBody })),
     }));
   }
 
@@ -79,10 +80,9 @@ export class DeliveryLogRepository {
    * still pending is left as it is. Answers whether anything was queued.
    */
   async redeliver(eventRowId: number, endpointRowId: number, now: Date): Promise<boolean> {
-    const at = this.dialect.datetime(now);
-    if ((await this.dialect.changedRows(this.dataSource.manager, REQUEUE, [at, eventRowId, endpointRowId])) === 1) return true;
+    if ((await this.sql.run(REQUEUE, [now, eventRowId, endpointRowId])).affectedRows === 1) return true;
     try {
-      await this.dataSource.query(INSERT_DELIVERY, [eventRowId, endpointRowId, at]);
+      await this.sql.run(INSERT_DELIVERY, [eventRowId, endpointRowId, now]);
       return true;
     } catch (error) {
       // The (event, endpoint) row exists and is pending: it will be delivered anyway.
@@ -92,28 +92,22 @@ export class DeliveryLogRepository {
   }
 
   /** Queues again every delivery to the endpoint that failed, of events since `since`; answers how many. */
-  recover(endpointRowId: number, since: Date, now: Date): Promise<number> {
-    return this.dialect.changedRows(this.dataSource.manager, REQUEUE_FAILED_SINCE, [
-      this.dialect.datetime(now),
-      endpointRowId,
-      this.dialect.datetime(since),
-    ]);
+  async recover(endpointRowId: number, since: Date, now: Date): Promise<number> {
+    return (await this.sql.run(REQUEUE_FAILED_SINCE, [now, endpointRowId, since])).affectedRows;
   }
 
   /** What is waiting to be delivered at `now` (for the metrics). */
   async backlog(now: Date): Promise<Backlog> {
-    const at = this.dialect.datetime(now);
-    const [undispatched]: { createdAt: unknown }[] = await this.dataSource.query(SELECT_OLDEST_UNDISPATCHED);
-    const [{ due, oldest }]: { due: unknown; oldest: unknown }[] = await this.dataSource.query(COUNT_DUE, [at, at]);
-    return {
-      oldestUndispatchedAt: undispatched ? this.dialect.readDatetime(undispatched.createdAt) : undefined,
-      due: Number(due),
-      oldestDueAt: oldest === null ? undefined : this.dialect.readDatetime(oldest),
-    };
+    const [oldestUndispatchedAt] = await this.sql.rows(SELECT_OLDEST_UNDISPATCHED, [], (row) => datetime(row.createdAt));
+    const [{ due, oldestDueAt }] = await this.sql.rows(COUNT_DUE, [now, now], (row) => ({
+      due: integer(row.due),
+      oldestDueAt: optionalDatetime(row.oldest) ?? undefined,
+    }));
+    return { oldestUndispatchedAt, due, oldestDueAt };
   }
 
   /** Deletes events written before `before`, with their deliveries and attempts. */
-  purge(before: Date): Promise<number> {
-    return this.dialect.changedRows(this.dataSource.manager, PURGE_EVENTS, [this.dialect.datetime(before)]);
+  async purge(before: Date): Promise<number> {
+    return (await this.sql.run(PURGE_EVENTS, [before])).affectedRows;
   }
 }

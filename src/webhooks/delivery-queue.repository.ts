@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { SqlDialect } from '../database/sql-dialect.js';
+import { datetime, id, integer, optionalId, text } from '../database/columns.js';
+import { Sql, type SqlRunner } from '../database/sql.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { pickClaims } from './delivery-slots.js';
 import type { ClaimedDelivery, FinishedAttempt } from './claimed-delivery.js';
@@ -51,13 +50,11 @@ class ClaimLost extends Error {}
  */
 @Injectable()
 export class DeliveryQueueRepository {
-  private readonly dialect: SqlDialect;
   private readonly lock: string;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.dialect = new SqlDialect(dataSource);
+  constructor(private readonly sql: Sql) {
     // SQLite has one writer at a time, and its transactions here hold no awaits on anything else.
-    this.lock = this.dialect.mysql ? ' FOR UPDATE SKIP LOCKED' : '';
+    this.lock = sql.dialect.skipLocked;
   }
 
   /**
@@ -67,32 +64,31 @@ export class DeliveryQueueRepository {
    * late is not skipped.
    */
   async dispatch(endpoints: readonly StoredEndpoint[], now: Date, limit: number): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const events: { id: number; type: string; createdAt: unknown; onlyEndpointId: number | null }[] = await manager.query(
-        SELECT_UNDISPATCHED + this.lock,
-        [limit],
-      );
+    return this.sql.transaction(async (transaction) => {
+      const events = await transaction.rows(SELECT_UNDISPATCHED + this.lock, [limit], (row) => ({
+        id: id(row.id),
+        type: text(row.type),
+        createdAt: datetime(row.createdAt),
+        onlyEndpointId: optionalId(row.onlyEndpointId),
+      }));
       if (events.length === 0) return 0;
-      const due = this.dialect.datetime(now);
       const rows: unknown[][] = [];
       for (const event of events) {
-        const createdAt = this.dialect.readDatetime(event.createdAt);
-        const onlyEndpoint = event.onlyEndpointId === null ? null : Number(event.onlyEndpointId);
         for (const endpoint of endpoints) {
           const wanted =
-            onlyEndpoint === null
-              ? endpoint.createdAt <= createdAt && subscribes(endpoint.events, event.type)
-              : endpoint.rowId === onlyEndpoint;
-          if (wanted) rows.push([event.id, endpoint.rowId, due]);
+            event.onlyEndpointId === null
+              ? endpoint.createdAt <= event.createdAt && subscribes(endpoint.events, event.type)
+              : endpoint.rowId === event.onlyEndpointId;
+          if (wanted) rows.push([event.id, endpoint.rowId, now]);
         }
       }
       for (let at = 0; at < rows.length; at += DELIVERIES_PER_INSERT) {
         const batch = rows.slice(at, at + DELIVERIES_PER_INSERT);
-        await manager.query(INSERT_DELIVERIES + batch.map(() => "(?, ?, 'pending', 0, ?)").join(', '), batch.flat());
+        await transaction.run(INSERT_DELIVERIES + batch.map(() => "(?, ?, 'pending', 0, ?)").join(', '), batch.flat());
       }
-      await manager.query(
+      await transaction.run(
         MARK_DISPATCHED.replace('%IDS%', placeholders(events)),
-        events.map(({ id }) => id),
+        events.map((event) => event.id),
       );
       return events.length;
     });
@@ -106,33 +102,26 @@ export class DeliveryQueueRepository {
   async claim(free: ReadonlyMap<number, number>, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
     if (free.size === 0 || limit <= 0) return [];
     const token = randomBytes(12).toString('base64url');
-    const claimed = await this.dataSource.transaction(async (manager) => {
-      const candidates: { id: number; endpointRowId: unknown }[] = await manager.query(
+    const claimed = await this.sql.transaction(async (transaction) => {
+      const candidates = await transaction.rows(
         SELECT_DUE.replace('%ENDPOINTS%', placeholders([...free.keys()])) + this.lock,
-        [this.dialect.datetime(now), this.dialect.datetime(now), ...free.keys(), limit * CANDIDATES_PER_CLAIM],
+        [now, now, ...free.keys(), limit * CANDIDATES_PER_CLAIM],
+        (row) => ({ id: id(row.id), endpointRowId: id(row.endpointRowId) }),
       );
-      const due = pickClaims(
-        candidates.map(({ id, endpointRowId }) => ({ id, endpointRowId: Number(endpointRowId) })),
-        free,
-        limit,
-      ).map(({ id }) => id);
+      const due = pickClaims(candidates, free, limit).map((candidate) => candidate.id);
       if (due.length === 0) return due;
-      await manager.query(CLAIM.replace('%IDS%', placeholders(due)), [this.dialect.datetime(leaseUntil), token, ...due]);
+      await transaction.run(CLAIM.replace('%IDS%', placeholders(due)), [leaseUntil, token, ...due]);
       return due;
     });
     if (claimed.length === 0) return [];
-    const rows: Record<string, unknown>[] = await this.dataSource.query(SELECT_CLAIMED.replace('%IDS%', placeholders(claimed)), [
-      token,
-      ...claimed,
-    ]);
-    return rows.map((row) => ({
-      id: Number(row.id),
-      claimToken: String(row.claimToken),
-      attempts: Number(row.attempts),
-      eventId: String(row.eventId),
-      eventCreatedAt: this.dialect.readDatetime(row.eventCreatedAt),
-      payload: String(row.payload),
-      endpointRowId: Number(row.endpointRowId),
+    return this.sql.rows(SELECT_CLAIMED.replace('%IDS%', placeholders(claimed)), [token, ...claimed], (row) => ({
+      id: id(row.id),
+      claimToken: text(row.claimToken),
+      attempts: integer(row.attempts),
+      eventId: text(row.eventId),
+      eventCreatedAt: datetime(row.eventCreatedAt),
+      payload: text(row.payload),
+      endpointRowId: id(row.endpointRowId),
     }));
   }
 
@@ -146,13 +135,13 @@ export class DeliveryQueueRepository {
     return retryingWriteConflicts(async () => {
       // The usual batch, every attempt delivered and every claim still held: one update for all.
       if (finished.length > 1 && finished.every(({ result }) => result.kind === 'delivered')) {
-        const ours = await this.dataSource
-          .transaction(async (manager) => {
+        const ours = await this.sql
+          .transaction(async (transaction) => {
             const ids = finished.map(({ delivery }) => delivery.id);
             const tokens = [...new Set(finished.map(({ delivery }) => delivery.claimToken))];
             const sql = MARK_ALL_DELIVERED.replace('%IDS%', placeholders(ids)).replace('%TOKENS%', placeholders(tokens));
-            if ((await this.dialect.changedRows(manager, sql, [...ids, ...tokens])) !== finished.length) throw new ClaimLost();
-            await this.insertAttempts(manager, finished);
+            if ((await transaction.run(sql, [...ids, ...tokens])).affectedRows !== finished.length) throw new ClaimLost();
+            await this.insertAttempts(transaction, finished);
             return finished.map(() => true);
           })
           .catch((error: unknown) => {
@@ -162,29 +151,28 @@ export class DeliveryQueueRepository {
         if (ours) return ours;
       }
       // One row at a time, to tell which claims were still held (one was taken over, or not all delivered).
-      return this.dataSource.transaction(async (manager) => {
+      return this.sql.transaction(async (transaction) => {
         const ours: boolean[] = [];
         for (const { delivery, result } of finished) {
           const parameters = [delivery.id, delivery.claimToken];
-          const changed = await this.dialect.changedRows(
-            manager,
+          const { affectedRows } = await transaction.run(
             result.kind === 'delivered' ? MARK_ONE_DELIVERED : result.kind === 'failed' ? MARK_FAILED : SCHEDULE_RETRY,
-            result.kind === 'retry' ? [this.dialect.datetime(result.at), ...parameters] : parameters,
+            result.kind === 'retry' ? [result.at, ...parameters] : parameters,
           );
-          ours.push(changed === 1);
+          ours.push(affectedRows === 1);
         }
-        await this.insertAttempts(manager, finished);
+        await this.insertAttempts(transaction, finished);
         return ours;
       });
     });
   }
 
-  private async insertAttempts(manager: EntityManager, finished: readonly FinishedAttempt[]): Promise<void> {
-    await manager.query(
+  private async insertAttempts(transaction: SqlRunner, finished: readonly FinishedAttempt[]): Promise<void> {
+    await transaction.run(
       INSERT_ATTEMPTS + finished.map(() => '(?, ?, ?, ?, ?, ?)').join(', '),
       finished.flatMap(({ delivery, attempt }) => [
         delivery.id,
-        this.dialect.datetime(attempt.attemptedAt),
+        attempt.attemptedAt,
         attempt.status,
         attempt.durationMs,
         attempt.error,

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { SqlDialect } from '../database/sql-dialect.js';
-import { INSERTED_ID, type Statement } from '../database/sql.js';
+import { datetime, flag, id, optionalDatetime, optionalText, text } from '../database/columns.js';
+import { type Row, Sql, type Statement } from '../database/sql.js';
 
 /** A row of webhook_endpoints, as the service uses it. */
 export interface StoredEndpoint {
@@ -19,6 +17,9 @@ export interface StoredEndpoint {
   readonly disabledReason: string | null;
   readonly createdAt: Date;
 }
+
+/** An endpoint as made, before its insert gives it a row. */
+export type MadeEndpoint = Omit<StoredEndpoint, 'rowId'>;
 
 export interface NewEndpoint {
   readonly url: string;
@@ -43,25 +44,31 @@ const ROTATE_SECRET = 'UPDATE webhook_endpoints SET previous_secret = secret, pr
 const RECORD_SUCCESS = 'UPDATE webhook_endpoints SET last_success_at = ? WHERE id = ?';
 const SELECT_LAST_SUCCESS = 'SELECT last_success_at AS lastSuccessAt FROM webhook_endpoints WHERE id = ?';
 
+const readEndpoint = (row: Row): StoredEndpoint => ({
+  rowId: id(row.rowId),
+  id: text(row.id),
+  url: text(row.url),
+  events: text(row.events).split(' '),
+  description: optionalText(row.description),
+  secret: text(row.secret),
+  previousSecret: optionalText(row.previousSecret),
+  previousSecretUntil: optionalDatetime(row.previousSecretUntil),
+  enabled: flag(row.enabled),
+  disabledReason: optionalText(row.disabledReason),
+  createdAt: datetime(row.createdAt),
+});
+
 /** The webhook_endpoints table, one written-out statement per question. */
 @Injectable()
 export class WebhookEndpointsRepository {
-  private readonly dialect: SqlDialect;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.dialect = new SqlDialect(dataSource);
-  }
-
-  /**
-   * A new endpoint, with its public id, and the statement that inserts it (Sql.write); its row id is
-   * INSERTED_ID until then.
-   */
-  insert(endpoint: NewEndpoint): { endpoint: StoredEndpoint; statement: Statement } {
+  /** A new endpoint, with its public id, and the statement that inserts it (Sql.write). */
+  insert(endpoint: NewEndpoint): { endpoint: MadeEndpoint; statement: Statement } {
     const id = `we_${randomBytes(12).toString('base64url')}`;
     const { url, events, description, secret, createdAt } = endpoint;
     return {
       endpoint: {
-        rowId: INSERTED_ID,
         id,
         url,
         events,
@@ -73,66 +80,48 @@ export class WebhookEndpointsRepository {
         disabledReason: null,
         createdAt,
       },
-      statement: { sql: INSERT, parameters: [id, url, events.join(' '), description, secret, this.dialect.datetime(createdAt)] },
+      statement: { sql: INSERT, parameters: [id, url, events.join(' '), description, secret, createdAt] },
     };
   }
 
   async find(id: string): Promise<StoredEndpoint | undefined> {
-    const [row] = await this.dataSource.query(SELECT_BY_PUBLIC_ID, [id]);
-    return row && this.read(row);
+    const [endpoint] = await this.sql.rows(SELECT_BY_PUBLIC_ID, [id], readEndpoint);
+    return endpoint;
   }
 
-  async page(afterRowId: number, limit: number): Promise<StoredEndpoint[]> {
-    return (await this.dataSource.query(SELECT_PAGE, [afterRowId, limit])).map((row: Record<string, unknown>) => this.read(row));
+  page(afterRowId: number, limit: number): Promise<StoredEndpoint[]> {
+    return this.sql.rows(SELECT_PAGE, [afterRowId, limit], readEndpoint);
   }
 
-  async enabled(): Promise<StoredEndpoint[]> {
-    return (await this.dataSource.query(SELECT_ENABLED)).map((row: Record<string, unknown>) => this.read(row));
+  enabled(): Promise<StoredEndpoint[]> {
+    return this.sql.rows(SELECT_ENABLED, [], readEndpoint);
   }
 
   /** Whether it was there to delete; its deliveries and their attempts go with it. */
   async delete(id: string): Promise<boolean> {
-    return (await this.dialect.changedRows(this.dataSource.manager, DELETE_BY_PUBLIC_ID, [id])) === 1;
+    return (await this.sql.run(DELETE_BY_PUBLIC_ID, [id])).affectedRows === 1;
   }
 
   async setEnabled(id: string, enabled: boolean, reason: string | null): Promise<boolean> {
-    return (await this.dialect.changedRows(this.dataSource.manager, SET_ENABLED, [this.dialect.boolean(enabled), reason, id])) === 1;
+    return (await this.sql.run(SET_ENABLED, [enabled, reason, id])).affectedRows === 1;
   }
 
   /** Disables an endpoint the deliverer gave up on; false when it already was. */
   async disable(rowId: number, reason: string): Promise<boolean> {
-    return (await this.dialect.changedRows(this.dataSource.manager, DISABLE_BY_ROW, [reason.slice(0, 255), rowId])) === 1;
+    return (await this.sql.run(DISABLE_BY_ROW, [reason.slice(0, 255), rowId])).affectedRows === 1;
   }
 
   /** The new secret signs from now on; the one it replaces keeps signing beside it until `overlapUntil`. */
   async rotate(id: string, secret: string, overlapUntil: Date): Promise<boolean> {
-    return (
-      (await this.dialect.changedRows(this.dataSource.manager, ROTATE_SECRET, [this.dialect.datetime(overlapUntil), secret, id])) === 1
-    );
+    return (await this.sql.run(ROTATE_SECRET, [overlapUntil, secret, id])).affectedRows === 1;
   }
 
   async succeeded(rowId: number, at: Date): Promise<void> {
-    await this.dataSource.query(RECORD_SUCCESS, [this.dialect.datetime(at), rowId]);
+    await this.sql.run(RECORD_SUCCESS, [at, rowId]);
   }
 
   async lastSuccessAt(rowId: number): Promise<Date | null> {
-    const [row] = await this.dataSource.query(SELECT_LAST_SUCCESS, [rowId]);
-    return row?.lastSuccessAt ? this.dialect.readDatetime(row.lastSuccessAt) : null;
-  }
-
-  private read(row: Record<string, unknown>): StoredEndpoint {
-    return {
-      rowId: Number(row.rowId),
-      id: String(row.id),
-      url: String(row.url),
-      events: String(row.events).split(' '),
-      description: (row.description as string | null) ?? null,
-      secret: String(row.secret),
-      previousSecret: (row.previousSecret as string | null) ?? null,
-      previousSecretUntil: row.previousSecretUntil ? this.dialect.readDatetime(row.previousSecretUntil) : null,
-      enabled: Boolean(Number(row.enabled)),
-      disabledReason: (row.disabledReason as string | null) ?? null,
-      createdAt: this.dialect.readDatetime(row.createdAt),
-    };
+    const [lastSuccessAt] = await this.sql.rows(SELECT_LAST_SUCCESS, [rowId], (row) => optionalDatetime(row.lastSuccessAt));
+    return lastSuccessAt ?? null;
   }
 }

@@ -20,7 +20,6 @@ import type { EventDto, EventWithDeliveriesDto, ListEventsQuery } from './dto/ev
 import type { PageQuery } from '../pagination/page-query.dto.js';
 import { subscribes } from './subscriptions.js';
 import { AddressPolicy } from './address-policy.js';
-import { Sql } from '../database/sql.js';
 import { newSigningSecret } from './signature.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { EventNotFoundException, WebhookEndpointNotFoundException } from './webhooks.exceptions.js';
@@ -32,7 +31,6 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 @Injectable()
 export class WebhooksService {
   constructor(
-    private readonly sql: Sql,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly endpoints: WebhookEndpointsRepository,
@@ -49,7 +47,7 @@ export class WebhooksService {
     const secret = newSigningSecret();
     const createdAt = new Date(this.clock.now());
     const { endpoint, statement } = this.endpoints.insert({ url: checked, events, description: description ?? null, secret, createdAt });
-    return this.idempotency.createOnce(idempotency, { ...WebhookEndpointDto.from(endpoint), secret }, [statement]);
+    return this.idempotency.createOnce(idempotency, { ...WebhookEndpointDto.from(endpoint), secret }, [statement], { idFromInsert: false });
   }
 
   async listEndpoints(query: PageQuery): Promise<Page<WebhookEndpointDto>> {
@@ -88,10 +86,7 @@ export class WebhooksService {
   /** Sends a `webhook.test` event to this endpoint alone; answers the event. */
   async sendTest(id: string): Promise<EventDto> {
     const endpoint = await this.find(id);
-    const { event, statement } = this.outbox.record(TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId);
-    await this.sql.write([statement]);
-    this.outbox.committed();
-    return event as EventDto;
+    return (await this.outbox.recordAlone(TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId)) as EventDto;
   }
 
   async recover(id: string, since: Date): Promise<number> {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
+import { id } from '../../src/database/columns.js';
+import type { Sql } from '../../src/database/sql.js';
 import { ApiKeyIssuer, KeyNotRollableError } from '../../src/auth/api-key-issuer.js';
 import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
 import { DATABASE_KINDS } from '../e2e/support/test-database.js';
@@ -13,12 +14,12 @@ import { useDatabase } from './support/use-database.js';
  * transaction at a time (its racing rolls are key-tool-writes.e2e-spec.ts's two processes).
  */
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('the API keys on %s', (kind) => {
-  let dataSource: DataSource;
+  let sql: Sql;
   let issuer: ApiKeyIssuer;
 
   const ctx = useDatabase(kind, [ApiKeysRepository, ApiKeyIssuer]);
   beforeAll(() => {
-    dataSource = ctx.dataSource;
+    sql = ctx.sql;
     issuer = ctx.module.get(ApiKeyIssuer);
   });
 
@@ -34,7 +35,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('the API keys o
           new KeyNotRollableError(`API key ${apiKey.id} was rolled already, to key ${successorId}; roll that one`),
         );
     }
-    const successors = await dataSource.query('SELECT id FROM api_keys WHERE rolled_from_id = ?', [apiKey.id]);
-    expect(successors.map(({ id }: { id: number | string }) => Number(id))).toEqual([successorId]);
+    const successors = await sql.rows('SELECT id FROM api_keys WHERE rolled_from_id = ?', [apiKey.id], (row) => id(row.id));
+    expect(successors).toEqual([successorId]);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { SqlDialect } from '../../src/database/sql-dialect.js';
+import { id } from '../../src/database/columns.js';
+import type { Sql } from '../../src/database/sql.js';
 import { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
 import type { ClaimedDelivery } from '../../src/webhooks/claimed-delivery.js';
 import { DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
@@ -13,7 +13,7 @@ import { useDatabase } from './support/use-database.js';
  * another holder took over, which no request can bring about.
  */
 describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
-  let dataSource: DataSource;
+  let sql: Sql;
   let queue: DeliveryQueueRepository;
   let log: DeliveryLogRepository;
   let endpointRowId: number;
@@ -21,21 +21,20 @@ describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
 
   const ctx = useDatabase(kind, [DeliveryQueueRepository, DeliveryLogRepository]);
   beforeAll(() => {
-    dataSource = ctx.dataSource;
+    sql = ctx.sql;
     queue = ctx.module.get(DeliveryQueueRepository);
     log = ctx.module.get(DeliveryLogRepository);
   });
 
-  const dialect = () => new SqlDialect(dataSource);
   const rowIdOf = async (table: string, publicId: string) =>
-    Number((await dataSource.query(`SELECT id FROM ${table} WHERE public_id = ?`, [publicId]))[0].id);
+    (await sql.rows(`SELECT id FROM ${table} WHERE public_id = ?`, [publicId], (row) => id(row.id)))[0];
 
   /** An endpoint row, enabled, as the API writes one. */
   const endpoint = async () => {
     const publicId = `we_queue_${++sequence}`;
-    await dataSource.query(
+    await sql.run(
       'INSERT INTO webhook_endpoints (public_id, url, events, description, secret, enabled, created_at) VALUES (?, ?, ?, NULL, ?, 1, ?)',
-      [publicId, 'https://hooks.example.com/', '*', 'whsec_c2VjcmV0', dialect().datetime(new Date())],
+      [publicId, 'https://hooks.example.com/', '*', 'whsec_c2VjcmV0', new Date()],
     );
     return rowIdOf('webhook_endpoints', publicId);
   };
@@ -44,10 +43,12 @@ describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
   const event = async () => {
     const publicId = `evt_queue_${++sequence}`;
     const payload = JSON.stringify({ id: publicId, type: 'webhook.test', data: { object: {} } });
-    await dataSource.query(
-      'INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 1, NULL)',
-      [publicId, 'webhook.test', dialect().datetime(new Date()), payload],
-    );
+    await sql.run('INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 1, NULL)', [
+      publicId,
+      'webhook.test',
+      new Date(),
+      payload,
+    ]);
     return { publicId, rowId: await rowIdOf('events', publicId) };
   };
 
@@ -76,16 +77,16 @@ describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
     const claimed = await claim();
     expect(claimed.map(({ eventId }) => eventId).sort()).toEqual(events.map(({ publicId }) => publicId).sort());
     const lost = claimed[1];
-    await dataSource.query("UPDATE webhook_deliveries SET claim_token = 'another-instance' WHERE id = ?", [lost.id]);
+    await sql.run("UPDATE webhook_deliveries SET claim_token = 'another-instance' WHERE id = ?", [lost.id]);
     expect(await delivered(claimed)).toEqual([true, false, true]);
 
     for (const { publicId, rowId } of events)
       expect(await stateOf(rowId)).toEqual({ state: publicId === lost.eventId ? 'pending' : 'delivered', attempts: 1 });
-    const [{ token }] = await dataSource.query('SELECT claim_token AS token FROM webhook_deliveries WHERE id = ?', [lost.id]);
+    const [token] = await sql.rows('SELECT claim_token AS token FROM webhook_deliveries WHERE id = ?', [lost.id], (row) => row.token);
     expect(token).toBe('another-instance');
 
     // All held and all delivered: one batch, every claim its own.
-    await dataSource.query('UPDATE webhook_deliveries SET claim_token = NULL, claimed_until = NULL WHERE id = ?', [lost.id]);
+    await sql.run('UPDATE webhook_deliveries SET claim_token = NULL, claimed_until = NULL WHERE id = ?', [lost.id]);
     expect(await log.redeliver(events[0].rowId, endpointRowId, new Date())).toBe(true);
     const both = await claim();
     expect(both).toHaveLength(2);
@@ -97,7 +98,7 @@ describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
     const { rowId } = await event();
     expect(await log.redeliver(rowId, endpointRowId, new Date())).toBe(true);
     expect(await log.redeliver(rowId, endpointRowId, new Date())).toBe(false);
-    const [{ n }] = await dataSource.query('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?', [rowId]);
+    const [n] = await sql.rows('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?', [rowId], (row) => Number(row.n));
     expect(Number(n)).toBe(1);
   });
 });

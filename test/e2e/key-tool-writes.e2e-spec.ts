@@ -4,7 +4,8 @@ import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
-import { SqlDialect } from '../../src/database/sql-dialect.js';
+import { datetime, id, optionalDatetime, optionalId } from '../../src/database/columns.js';
+import { Sql } from '../../src/database/sql.js';
 import { runApiKeyCli } from './support/service-process.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -24,30 +25,30 @@ interface KeyRow {
 describe.each(DATABASE_KINDS)('what the key tool writes on %s', (kind) => {
   let database: TestDatabase;
   let dataSource: DataSource;
-  let dialect: SqlDialect;
+  let sql: Sql;
   const cli = (...args: string[]) => runApiKeyCli(args, { DATABASE_URL: database.url });
   const createKey = async (...args: string[]) => {
     const result = await cli('create', ...args);
     expect(result.code).toBe(0);
     return Number(/Created API key (\d+)/.exec(result.stderr)![1]);
   };
-  const rows = async (): Promise<KeyRow[]> =>
-    (
-      (await dataSource.query(
-        'SELECT id, created_at AS createdAt, expires_at AS expiresAt, rolled_from_id AS rolledFromId FROM api_keys ORDER BY id',
-      )) as Record<string, unknown>[]
-    ).map((row) => ({
-      id: Number(row.id),
-      createdAt: dialect.readDatetime(row.createdAt),
-      expiresAt: row.expiresAt === null ? null : dialect.readDatetime(row.expiresAt),
-      rolledFromId: row.rolledFromId === null ? null : Number(row.rolledFromId),
-    }));
+  const rows = (): Promise<KeyRow[]> =>
+    sql.rows(
+      'SELECT id, created_at AS createdAt, expires_at AS expiresAt, rolled_from_id AS rolledFromId FROM api_keys ORDER BY id',
+      [],
+      (row) => ({
+        id: id(row.id),
+        createdAt: datetime(row.createdAt),
+        expiresAt: optionalDatetime(row.expiresAt),
+        rolledFromId: optionalId(row.rolledFromId),
+      }),
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     dataSource = await new DataSource(buildDataSourceOptions(loadAppConfig({ DATABASE_URL: database.url }).database)).initialize();
     await dataSource.runMigrations();
-    dialect = new SqlDialect(dataSource);
+    sql = new Sql(dataSource);
   });
   afterAll(async () => {
     await dataSource?.destroy();
@@ -101,7 +102,7 @@ describe.each(DATABASE_KINDS)('what the key tool writes on %s', (kind) => {
   });
 
   it('counts --expires-in from the database’s clock as the key is stored, to the millisecond', async () => {
-    const clock = async () => dialect.now(dataSource.manager);
+    const clock = async () => sql.now();
     const before = await clock();
     const id = await createKey('forty-five', '--expires-in', '45s');
     const after = await clock();

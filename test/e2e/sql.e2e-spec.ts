@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
-import { SqlDialect } from '../../src/database/sql-dialect.js';
-import { INSERTED_ID, Sql } from '../../src/database/sql.js';
+import { id, text } from '../../src/database/columns.js';
+import { JsonWithInsertedId } from '../../src/database/json-with-inserted-id.js';
+import { Sql } from '../../src/database/sql.js';
 import { useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
@@ -12,23 +12,25 @@ import { DATABASE_KINDS } from './support/test-database.js';
 describe.each(DATABASE_KINDS)('Sql on %s', (kind) => {
   const ctx = useApp(kind);
   const sql = () => ctx.app.get(Sql);
-  const dialect = () => new SqlDialect(ctx.app.get(DataSource));
-  const petsNamed = async (name: string) => (await sql().rows<{ id: number }>('SELECT id FROM pets WHERE name = ?', [name])).length;
+  const petsNamed = async (name: string) => (await sql().rows('SELECT id FROM pets WHERE name = ?', [name], (row) => id(row.id))).length;
   const insertPet = (name: string) => ({
     sql: 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)',
     parameters: [name, 1, 'available'],
   });
 
   it('applies every statement and says what each did, the later ones writing the id the first one generated', async () => {
-    const payload = dialect().jsonWithInsertedId({ id: INSERTED_ID, name: 'written' });
+    const payload = JsonWithInsertedId.of({ id: 0, name: 'written' }, ['id']);
     const [pet, recorded] = await sql().write([
       insertPet('all-of-it'),
-      { sql: `UPDATE pets SET name = ${payload.expression} WHERE name = ?`, parameters: [...payload.parameters, 'all-of-it'] },
+      {
+        sql: `UPDATE pets SET name = ${sql().dialect.jsonWithInsertedId} WHERE name = ?`,
+        parameters: [payload.before, payload.after, 'all-of-it'],
+      },
     ]);
     expect(pet).toEqual({ insertId: expect.any(Number), affectedRows: 1 });
     expect(recorded.affectedRows).toBe(1);
-    const [row] = await sql().rows<{ name: string }>('SELECT name FROM pets WHERE id = ?', [pet.insertId]);
-    expect(JSON.parse(row.name)).toEqual({ id: pet.insertId, name: 'written' });
+    const [name] = await sql().rows('SELECT name FROM pets WHERE id = ?', [pet.insertId], (row) => text(row.name));
+    expect(name).toBe(`{"id":${pet.insertId},"name":"written"}`);
   });
 
   it('applies none when a statement fails, and its connection serves the next statement', async () => {

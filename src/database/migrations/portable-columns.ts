@@ -1,12 +1,12 @@
 import type { QueryRunner, TableColumnOptions } from 'typeorm';
+import { isMysql as isMysqlDataSource } from '../sql-dialect.js';
 
 /**
  * Column shapes that mean the same on MySQL and SQLite, so one migration serves both.
  * SQLite only auto-increments an `integer` primary key; MySQL needs `bigint` for int64 ids.
  */
 export function isMysql(queryRunner: QueryRunner): boolean {
-  const { type } = queryRunner.connection.driver.options;
-  return type === 'mysql' || type === 'mariadb';
+  return isMysqlDataSource(queryRunner.connection.driver.options);
 }
 
 export function idColumn(queryRunner: QueryRunner): TableColumnOptions {

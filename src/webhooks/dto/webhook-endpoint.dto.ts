@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { EVENT_TYPES } from '../../events/event-types.js';
 import { ALL_EVENTS } from '../subscriptions.js';
-import type { StoredEndpoint } from '../webhook-endpoints.repository.js';
+import type { MadeEndpoint } from '../webhook-endpoints.repository.js';
 
 const SUBSCRIBABLE = [...EVENT_TYPES, ALL_EVENTS];
 const EVENTS_MESSAGE = `events must be 1 to 20 distinct values from ${SUBSCRIBABLE.join(', ')}`;
@@ -77,7 +77,7 @@ export class WebhookEndpointDto {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was made; it gets the events of writes from then on.' })
   createdAt: string;
 
-  static from(endpoint: StoredEndpoint): WebhookEndpointDto {
+  static from(endpoint: MadeEndpoint): WebhookEndpointDto {
     return {
       id: endpoint.id,
       url: endpoint.url,

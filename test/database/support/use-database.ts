@@ -5,16 +5,19 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { loadAppConfig } from '../../../src/config/app-config.js';
 import { buildDataSourceOptions, createDataSource } from '../../../src/database/data-source-options.js';
+import { Sql } from '../../../src/database/sql.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from '../../e2e/support/test-database.js';
 
 export interface DatabaseContext {
   module: TestingModule;
   dataSource: DataSource;
+  /** The service's way to run statements, on that connection. */
+  sql: Sql;
 }
 
 /**
  * For a file's tests: a fresh database of `kind` with the migrations' schema, the TypeORM connection
- * the service would open, and `providers` on it (no service, no HTTP); dropped after the tests.
+ * the service would open, Sql and `providers` on it (no service, no HTTP); dropped after the tests.
  */
 export function useDatabase(kind: DatabaseKind, providers: Provider[]): DatabaseContext {
   const context = {} as DatabaseContext;
@@ -29,9 +32,10 @@ export function useDatabase(kind: DatabaseKind, providers: Provider[]): Database
           dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
         }),
       ],
-      providers,
+      providers: [Sql, ...providers],
     }).compile();
     context.dataSource = context.module.get(getDataSourceToken());
+    context.sql = context.module.get(Sql);
   });
   afterAll(async () => {
     await context.module?.close();

@@ -1,0 +1,49 @@
+/**
+ * Values written into a statement's text as literals that no session setting can read as anything
+ * else, for the one place the service sends values inside text (several statements in one round
+ * trip, Sql.write): a string is a hexadecimal literal of its UTF-8 bytes with a `_utf8mb4`
+ * introducer (as DBD::MariaDB writes them), which holds no quote, no backslash and no byte a
+ * multi-byte character set could join to one, so neither NO_BACKSLASH_ESCAPES nor GBK changes it;
+ * a number is its digits; a time its UTC digits. mysql2's own `query` escaping assumes backslash
+ * escapes and the connection's character set (mysqljs/mysql#1828), so it is never used.
+ */
+export function sqlLiteral(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return `_utf8mb4 X'${Buffer.from(value, 'utf8').toString('hex')}'`;
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`${value} has no SQL literal`);
+      return String(value);
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? '1' : '0';
+    case 'object':
+      if (value === null) return 'NULL';
+      if (value instanceof Date) return `'${utcDatetime(value)}'`;
+  }
+  throw new TypeError(`a ${typeof value} has no SQL literal`);
+}
+
+/** A time as a DATETIME(3) takes it in UTC: `YYYY-MM-DD HH:MM:SS.mmm` (digits and separators only). */
+export function utcDatetime(time: Date): string {
+  const text = time.toISOString();
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(text)) throw new RangeError(`${text} is not a time a DATETIME holds`);
+  return `${text.slice(0, 10)} ${text.slice(11, 23)}`;
+}
+
+/** Each statement text's parts around its `?` placeholders, split once. */
+const partsOfText = new Map<string, readonly string[]>();
+
+/**
+ * `sql`, one of the service's constant statements, with each `?` replaced by the literal of its
+ * value. The constants hold no `?` but their placeholders (no string literal of theirs has one).
+ */
+export function withLiterals(sql: string, values: readonly unknown[]): string {
+  let parts = partsOfText.get(sql);
+  if (parts === undefined) partsOfText.set(sql, (parts = sql.split('?')));
+  if (parts.length !== values.length + 1) throw new Error(`${values.length} values for ${parts.length - 1} placeholders: ${sql}`);
+  let text = parts[0];
+  for (let i = 0; i < values.length; i++) text += sqlLiteral(values[i]) + parts[i + 1];
+  return text;
+}

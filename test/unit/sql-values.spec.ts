@@ -1,0 +1,82 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { datetime, flag, id, IdOutOfRangeError } from '../../src/database/columns.js';
+import { JsonWithInsertedId } from '../../src/database/json-with-inserted-id.js';
+import { sqlLiteral, utcDatetime, withLiterals } from '../../src/database/sql-literal.js';
+
+describe('values written into statement text as literals', () => {
+  it('writes a string as hex UTF-8 bytes with an introducer: no quote, backslash or byte a character set can join', () => {
+    expect(sqlLiteral("x',1);#")).toBe("_utf8mb4 X'78272c31293b23'");
+    expect(sqlLiteral('縗\\')).toBe("_utf8mb4 X'e7b8975c'");
+    expect(sqlLiteral('')).toBe("_utf8mb4 X''");
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
+        expect(sqlLiteral(text)).toMatch(/^_utf8mb4 X'([0-9a-f]{2})*'$/);
+        expect(Buffer.from(sqlLiteral(text).slice("_utf8mb4 X'".length, -1), 'hex').toString('utf8')).toBe(text);
+      }),
+    );
+  });
+
+  it('writes numbers, flags, nothing and times as their digits', () => {
+    expect([42, 2 ** 53 - 1, 0.5, 7n, true, false, null].map(sqlLiteral)).toEqual(['42', '9007199254740991', '0.5', '7', '1', '0', 'NULL']);
+    expect(sqlLiteral(new Date('2026-11-26T01:02:03.004Z'))).toBe("'2026-11-26 01:02:03.004'");
+  });
+
+  it('refuses what has no literal rather than guess', () => {
+    for (const value of [Number.NaN, Infinity, undefined, {}, [], Symbol('x'), () => 1]) expect(() => sqlLiteral(value)).toThrow(TypeError);
+    expect(() => utcDatetime(new Date(Number.NaN))).toThrow();
+    expect(() => utcDatetime(new Date('+012345-01-01T00:00:00Z'))).toThrow(RangeError);
+  });
+
+  it('fills each placeholder of a constant statement with its value, and refuses a count that differs', () => {
+    expect(withLiterals('UPDATE t SET a = ?, b = ? WHERE id = ?', ['?', null, 3])).toBe(
+      "UPDATE t SET a = _utf8mb4 X'3f', b = NULL WHERE id = 3",
+    );
+    expect(() => withLiterals('SELECT ?', [])).toThrow(/0 values for 1 placeholders/);
+  });
+});
+
+describe('JSON with the inserted id at its place', () => {
+  it('is JSON.stringify of the value with the id in place, whatever the value holds', () => {
+    const member = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.integer(),
+      fc.constant('-9007199254740991'),
+      fc.constant(-9007199254740991),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), member), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (rest, insertedId) => {
+        const pet = { id: 0, ...rest, name: rest.name ?? 'Rex -9007199254740991' };
+        expect(JsonWithInsertedId.of(pet, ['id']).withId(insertedId)).toBe(JSON.stringify({ ...pet, id: insertedId }));
+        const event = { id: 'evt_1', type: 'pet.created', data: { object: pet }, after: rest };
+        const expected = JSON.stringify({ ...event, data: { object: { ...pet, id: insertedId } } });
+        expect(JsonWithInsertedId.of(event, ['data', 'object', 'id']).withId(insertedId)).toBe(expected);
+      }),
+    );
+  });
+
+  it('keeps the id where it stands among the members, first, last or alone', () => {
+    expect(JsonWithInsertedId.of({ id: 0 }, ['id']).withId(5)).toBe('{"id":5}');
+    expect(JsonWithInsertedId.of({ a: 1, id: 0 }, ['id']).withId(5)).toBe('{"a":1,"id":5}');
+    expect(JsonWithInsertedId.of({ a: undefined, id: 0, b: () => 1 }, ['id']).withId(5)).toBe('{"id":5}');
+  });
+
+  it('refuses a path with no member at its end', () => {
+    expect(() => JsonWithInsertedId.of({ name: 'x' }, ['id'])).toThrow(/no member id/);
+    expect(() => JsonWithInsertedId.of(new Date(), ['id'])).toThrow(TypeError);
+  });
+});
+
+describe('columns as the drivers return them', () => {
+  it('reads ids up to 2^53-1 and refuses any beyond, never rounding one or answering a string', () => {
+    expect([1, '42', 2 ** 53 - 1, '9007199254740991'].map(id)).toEqual([1, 42, 2 ** 53 - 1, 2 ** 53 - 1]);
+    for (const beyond of ['9007199254740993', 2 ** 53, 0, -1, '1.5', null]) expect(() => id(beyond)).toThrow(IdOutOfRangeError);
+  });
+
+  it('reads times from either driver as the same instant, and flags as booleans', () => {
+    const instant = new Date('2026-11-26T01:02:03.004Z');
+    expect(datetime(instant)).toBe(instant);
+    expect(datetime('2026-11-26 01:02:03.004')).toEqual(instant);
+    expect([0, 1, '0', '1'].map(flag)).toEqual([false, true, false, true]);
+  });
+});
