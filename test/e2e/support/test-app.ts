@@ -33,11 +33,15 @@ export interface AppContext {
   http(): ReturnType<typeof request>;
 }
 
-/** A fresh database and service for the enclosing describe block, torn down after it. */
-export function useApp(kind: DatabaseKind, env: Record<string, string> = {}): AppContext {
+/** A fresh database (made by `makeDatabase`) and service for the enclosing describe block, torn down after it. */
+export function useApp(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+  makeDatabase: () => Promise<TestDatabase> = () => createTestDatabase(kind),
+): AppContext {
   const context = {} as { app: NestExpressApplication; database: TestDatabase };
   beforeAll(async () => {
-    context.database = await createTestDatabase(kind);
+    context.database = await makeDatabase();
     context.app = await startApp(context.database, env);
   });
   afterAll(async () => {

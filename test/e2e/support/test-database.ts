@@ -17,8 +17,20 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of the test's own: a fresh SQLite file, or a uniquely named MySQL database. */
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+/** A MySQL server to make the database on, and its character set (the server's default when null). */
+export interface MysqlServer {
+  readonly url: string;
+  readonly charset: string | null;
+}
+
+/**
+ * A database of the test's own: a fresh SQLite file, or a uniquely named MySQL database, latin1
+ * on the suite's server unless `server` says otherwise.
+ */
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  server: MysqlServer = { url: mysqlServerUrl(), charset: 'latin1' },
+): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-e2e-'));
     return {
@@ -29,16 +41,16 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   }
   const name = `petstore_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
   // latin1 on purpose: the migrations alone must make names Unicode-safe, whatever the server's default.
-  await onServer(`CREATE DATABASE \`${name}\` CHARACTER SET latin1`);
+  await onServer(server.url, `CREATE DATABASE \`${name}\`${server.charset ? ` CHARACTER SET ${server.charset}` : ''}`);
   return {
     kind,
-    url: `${mysqlServerUrl()}/${name}`,
-    drop: () => onServer(`DROP DATABASE IF EXISTS \`${name}\``),
+    url: `${server.url}/${name}`,
+    drop: () => onServer(server.url, `DROP DATABASE IF EXISTS \`${name}\``),
   };
 }
 
-async function onServer(sql: string): Promise<void> {
-  const connection = await mysql.createConnection({ uri: mysqlServerUrl(), connectTimeout: 3_000 });
+async function onServer(url: string, sql: string): Promise<void> {
+  const connection = await mysql.createConnection({ uri: url, connectTimeout: 3_000 });
   try {
     await connection.query(sql);
   } finally {

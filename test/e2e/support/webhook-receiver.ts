@@ -10,8 +10,8 @@ export interface Received {
   readonly at: number;
 }
 
-/** What the receiver does with the nth request (from 0) to a path: answer a status, or something worse. */
-export type Reply = number | 'hang' | 'trickle' | 'huge';
+/** What the receiver does with the nth request (from 0) to a path: answer a status (and a body), or something worse. */
+export type Reply = number | { status: number; body: string } | 'hang' | 'trickle' | 'huge';
 
 export interface WebhookReceiver {
   /** The base URL, http://127.0.0.1:PORT */
@@ -58,7 +58,8 @@ export async function startReceiver(plan: (path: string, nth: number) => Reply =
       pump();
       return;
     }
-    response.writeHead(reply, { 'content-type': 'text/plain' }).end(`answered ${reply}`);
+    if (typeof reply === 'object') response.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8' }).end(reply.body);
+    else response.writeHead(reply, { 'content-type': 'text/plain' }).end(`answered ${reply}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
