@@ -45,6 +45,28 @@ function useServiceBehindProxy(kind: DatabaseKind, env: Record<string, string> =
   return context;
 }
 
+/** ONLY_FULL_GROUP_BY, the first of the session's modes, as a proxy that rewrites it sends it on: a session the service cannot use. */
+const SESSION_NOT_KEPT = ['ONLY_FULL_GROUP_BY', 'ANSI_QUOTES,ORACLE'] as const;
+
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database that will not keep the session on %s', (kind) => {
+  const service = useServiceBehindProxy(kind);
+  const http = () => request(service.app.getHttpServer());
+  const petCount = async () => (await http().get('/v1/pets?limit=100').set(AUTH)).body.length;
+
+  it('uses no connection whose session differs: 503 and nothing written, then serves as soon as it is kept again', async () => {
+    const before = await petCount();
+    service.proxy.rewrite(...SESSION_NOT_KEPT);
+    // Every open connection goes: each new one is asked for the session, and refuses it.
+    service.proxy.cut('reset');
+    service.proxy.restore();
+    expectError(await http().post('/v1/pets').set(AUTH).send({ name: 'Not on that session', categoryId: 1 }), 503, 'SERVICE_UNAVAILABLE');
+    expectError(await http().get('/v1/pets').set(AUTH), 503, 'SERVICE_UNAVAILABLE');
+    service.proxy.rewrite();
+    expect(await petCount()).toBe(before);
+    expect((await http().post('/v1/pets').set(AUTH).send({ name: 'Kept again', categoryId: 1 })).status).toBe(201);
+  });
+});
+
 // The outage is MySQL's: the embedded SQLite file cannot become unreachable.
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('a database outage on %s', (kind) => {
   const service = useServiceBehindProxy(kind);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ServiceProcess } from './support/service-process.js';
+import { TcpProxy } from './support/tcp-proxy.js';
 import { useServiceProcesses } from './support/use-service-processes.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -89,6 +90,41 @@ describe('starting the service', () => {
     expect(failing.stdout).toBe('');
   });
 });
+
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))(
+  'starting on a MySQL server that will not keep the session, on %s',
+  (kind) => {
+    const { spawn: start } = useServiceProcesses();
+    let database: TestDatabase;
+    let proxy: TcpProxy;
+    beforeAll(async () => {
+      database = await createTestDatabase(kind);
+      const direct = new URL(database.url);
+      proxy = await TcpProxy.start(direct.hostname, Number(direct.port));
+      // As a proxy in between that rewrites the session would: the first of its modes becomes two others.
+      proxy.rewrite('ONLY_FULL_GROUP_BY', 'ANSI_QUOTES,ORACLE');
+    });
+    afterAll(async () => {
+      await proxy?.close();
+      await database?.drop();
+    });
+
+    it('refuses to start, with exit code 1 and one line naming the session and what the server made of it', async () => {
+      const viaProxy = new URL(database.url);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      const failing = await start({ API_KEYS: 'start-key', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: viaProxy.href });
+      expect(await failing.exitCode()).toBe(1);
+      const lines = failing.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^petstore: cannot start: the database at 127\\.0\\.0\\.1:${proxy.port}: the session the service needs could not be set ` +
+            "\\(SET SESSION sql_mode = 'ONLY_FULL_GROUP_BY,.*\\): after setting it, sql_mode is '[^']*ANSI_QUOTES[^']*'",
+        ),
+      );
+    });
+  },
+);
 
 describe.each(DATABASE_KINDS)('the quick-start key on %s', (kind) => {
   const KEY = /psk_[A-Za-z0-9_-]{43}/g;

@@ -8,6 +8,7 @@ import { createServer, type AddressInfo, type Server, type Socket, connect } fro
  * every connection stays open on both sides and nothing crosses, in either direction, until
  * `restore()` delivers what was held and passes traffic again; `failOver()` passes traffic on new
  * connections while the ones open during the partition stay open and silent for ever.
+ * `rewrite(from, to)` changes what the service sends, as a proxy that does not keep its session would.
  */
 export class TcpProxy {
   private readonly server: Server;
@@ -19,6 +20,8 @@ export class TcpProxy {
   private readonly held: (() => void)[] = [];
   /** cutAt(): the text of a statement that, when the service sends it, cuts the connections instead. */
   private cutBefore?: string;
+  /** rewrite(): text the service sends, and what reaches the database instead. */
+  private rewriting?: { from: Buffer; to: Buffer };
 
   private constructor(
     private readonly targetHost: string,
@@ -49,6 +52,13 @@ export class TcpProxy {
    */
   cutAt(text: string): void {
     this.cutBefore = text;
+  }
+
+  /** Replaces `from` with `to` (of as many bytes) wherever the service sends it, until `rewrite()` with no text. */
+  rewrite(from?: string, to?: string): void {
+    if (from === undefined || to === undefined) return void (this.rewriting = undefined);
+    if (Buffer.byteLength(from) !== Buffer.byteLength(to)) throw new Error('a rewrite keeps the length of the packet');
+    this.rewriting = { from: Buffer.from(from), to: Buffer.from(to) };
   }
 
   partition(): void {
@@ -99,6 +109,7 @@ export class TcpProxy {
         this.cut('reset');
         return;
       }
+      if (fromService && this.rewriting) chunk = rewritten(chunk, this.rewriting);
       if (this.state === 'partitioned') this.held.push(() => to.write(chunk));
       else to.write(chunk);
     });
@@ -108,4 +119,10 @@ export class TcpProxy {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
   }
+}
+
+/** `chunk` with every `from` replaced by `to`, of the same length. */
+function rewritten(chunk: Buffer, { from, to }: { from: Buffer; to: Buffer }): Buffer {
+  for (let at = chunk.indexOf(from); at >= 0; at = chunk.indexOf(from, at + from.length)) to.copy(chunk, at);
+  return chunk;
 }
