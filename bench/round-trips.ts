@@ -2,7 +2,8 @@
  * npm run bench:round-trips [-- DIR]
  *
  * What a create costs the database: round trips and statements per request, for createPet (with and
- * without an Idempotency-Key) and placeOrder. The service (this checkout, or the build in DIR, as
+ * without an Idempotency-Key) and placeOrder; and what an instance at rest sends a second, a stored
+ * key in use (its recheck of the keys it trusts). The service (this checkout, or the build in DIR, as
  * its start:prod runs it) talks to MySQL (TEST_DATABASE_URL's server) through a proxy here that
  * counts the commands it sends (a command is a round trip: the service waits for its answer) and the
  * statements in them, by their first word (a command may carry several: a transaction in one round
@@ -61,11 +62,12 @@ async function countingProxy(target: URL): Promise<{ port: number; commands: () 
         if (pending.length < 4 + length) break;
         if (pending[3] === 0) {
           commands++;
-          // COM_QUERY: the statements' text follows the command byte.
-          if (pending[4] === 0x03) {
-            for (const kind of statementKinds(pending.toString('utf8', 5, 4 + length)))
-              statements.set(kind, (statements.get(kind) ?? 0) + 1);
-          }
+          const count = (kind: string) => statements.set(kind, (statements.get(kind) ?? 0) + 1);
+          // COM_QUERY and COM_STMT_PREPARE: the statements' text follows the command byte.
+          if (pending[4] === 0x03) for (const kind of statementKinds(pending.toString('utf8', 5, 4 + length))) count(kind);
+          if (pending[4] === 0x16) for (const kind of statementKinds(pending.toString('utf8', 5, 4 + length))) count(`prepare ${kind}`);
+          // COM_STMT_EXECUTE: a prepared statement run, by its id.
+          if (pending[4] === 0x17) count('execute');
         }
         pending = pending.subarray(4 + length);
       }
@@ -131,6 +133,13 @@ async function main(): Promise<void> {
         `${name.padEnd(27)} round trips ${trips.toFixed(2)}; statements ${statements.map(([counter, count]) => `${counter} ${count.toFixed(2)}`).join(', ')}\n`,
       );
     }
+    // At rest, a stored key in use: what the instance sends on its own (the recheck of the keys it trusts).
+    const idleSeconds = 10;
+    const commandsBefore = proxy.commands();
+    await new Promise((settle) => setTimeout(settle, idleSeconds * 1_000));
+    process.stdout.write(
+      `${'at rest, a key in use'.padEnd(27)} round trips ${((proxy.commands() - commandsBefore) / idleSeconds).toFixed(2)} a second\n`,
+    );
   } finally {
     service.kill('SIGTERM');
     await pool.end();

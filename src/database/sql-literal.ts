@@ -8,6 +8,8 @@
  * escapes and the connection's character set (mysqljs/mysql#1828), so it is never used.
  */
 export function sqlLiteral(value: unknown): string {
+  if (value instanceof SqlList) return value.values.map(sqlLiteral).join(', ');
+  if (value instanceof SqlRows) return value.rows.map((row) => `(${row.map(sqlLiteral).join(', ')})`).join(', ');
   switch (typeof value) {
     case 'string':
       return `_utf8mb4 X'${Buffer.from(value, 'utf8').toString('hex')}'`;
@@ -23,6 +25,58 @@ export function sqlLiteral(value: unknown): string {
       if (value instanceof Date) return `'${utcDatetime(value)}'`;
   }
   throw new TypeError(`a ${typeof value} has no SQL literal`);
+}
+
+/**
+ * A parameter that stands for several values (`IN (?)`) or rows (`VALUES ?`). Its statement's text
+ * changes with their number, so it is written with literals rather than prepared: a prepared
+ * statement for each length would crowd the server's and the pool's caches of them.
+ */
+export class SqlList {
+  constructor(readonly values: readonly unknown[]) {
+    if (values.length === 0) throw new RangeError('an SQL list of no values');
+  }
+}
+
+export class SqlRows {
+  constructor(readonly rows: readonly (readonly unknown[])[]) {
+    if (rows.length === 0) throw new RangeError('SQL rows of no row');
+  }
+}
+
+/** `values` as one parameter: `WHERE id IN (?)`. */
+export const listOf = (values: readonly unknown[]) => new SqlList(values);
+/** `rows` as one parameter: `INSERT INTO t (a, b) VALUES ?`. */
+export const rowsOf = (rows: readonly (readonly unknown[])[]) => new SqlRows(rows);
+
+/** Whether a statement's parameters hold a list: it is then sent as text with literals. */
+export function hasList(parameters: readonly unknown[]): boolean {
+  return parameters.some((parameter) => parameter instanceof SqlList || parameter instanceof SqlRows);
+}
+
+/**
+ * `sql` and `parameters` with each list's placeholder made one per value, for a driver that binds
+ * every value itself (SQLite): `IN (?)` with three values becomes `IN (?, ?, ?)`.
+ */
+export function withListsExpanded(sql: string, parameters: readonly unknown[]): { sql: string; parameters: readonly unknown[] } {
+  if (!hasList(parameters)) return { sql, parameters };
+  const parts = sql.split('?');
+  let text = parts[0];
+  const values: unknown[] = [];
+  parameters.forEach((parameter, i) => {
+    if (parameter instanceof SqlList) {
+      text += parameter.values.map(() => '?').join(', ');
+      values.push(...parameter.values);
+    } else if (parameter instanceof SqlRows) {
+      text += parameter.rows.map((row) => `(${row.map(() => '?').join(', ')})`).join(', ');
+      for (const row of parameter.rows) values.push(...row);
+    } else {
+      text += '?';
+      values.push(parameter);
+    }
+    text += parts[i + 1];
+  });
+  return { sql: text, parameters: values };
 }
 
 /** A time as a DATETIME(3) takes it in UTC: `YYYY-MM-DD HH:MM:SS.mmm` (digits and separators only). */

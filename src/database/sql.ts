@@ -6,7 +6,7 @@ import { PINO_LOGGER } from '../logging/logging.module.js';
 import { id, datetime } from './columns.js';
 import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
-import { utcDatetime, withLiterals } from './sql-literal.js';
+import { hasList, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
 
 /** A statement as a repository writes it out: a constant of the repository, and its values. */
 export interface Statement {
@@ -159,7 +159,12 @@ export class Sql implements SqlRunner {
     );
   }
 
+  /** A prepared statement; one whose parameters hold a list (its text varies with its length) goes as text with literals. */
   private execute(connection: Mysql2Connection, sql: string, parameters: readonly unknown[], last: boolean): Promise<unknown> {
+    if (hasList(parameters)) {
+      const text = withLiterals(sql, parameters);
+      return this.exchange(connection, sql, last, (answer) => connection.query({ sql: text }, answer));
+    }
     const values = parameters.map(mysqlValue);
     return this.exchange(connection, sql, last, (answer) => connection.execute({ sql, values }, answer));
   }
@@ -248,11 +253,13 @@ function sqliteRunner(queryRunner: QueryRunner): SqlRunner {
 }
 
 async function sqliteRows<T>(runner: QueryRunner, sql: string, parameters: readonly unknown[], read: (row: Row) => T): Promise<T[]> {
-  return readRows((await runner.query(sql, parameters.map(sqliteValue), true)).records as Row[], read);
+  const expanded = withListsExpanded(sql, parameters);
+  return readRows((await runner.query(expanded.sql, expanded.parameters.map(sqliteValue), true)).records as Row[], read);
 }
 
 async function sqliteRun(runner: QueryRunner, sql: string, parameters: readonly unknown[]): Promise<Written> {
-  const { raw, affected } = await runner.query(sql, parameters.map(sqliteValue), true);
+  const expanded = withListsExpanded(sql, parameters);
+  const { raw, affected } = await runner.query(expanded.sql, expanded.parameters.map(sqliteValue), true);
   const affectedRows = affected ?? 0;
   // better-sqlite3 says the last insert's rowid after any statement: an id only when this one inserted.
   return { insertId: sql.startsWith('INSERT') && affectedRows > 0 ? id(raw) : 0, affectedRows };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { datetime, id, integer, optionalId, text } from '../database/columns.js';
 import { Sql, type SqlRunner } from '../database/sql.js';
+import { listOf, rowsOf } from '../database/sql-literal.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { pickClaims } from './delivery-slots.js';
 import type { ClaimedDelivery, FinishedAttempt } from './claimed-delivery.js';
@@ -10,32 +11,29 @@ import type { StoredEndpoint } from './webhook-endpoints.repository.js';
 
 const SELECT_UNDISPATCHED =
   'SELECT id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 ORDER BY id LIMIT ?';
-const INSERT_DELIVERIES = 'INSERT INTO webhook_deliveries (event_id, endpoint_id, state, attempts, next_attempt_at) VALUES ';
+const INSERT_DELIVERIES = 'INSERT INTO webhook_deliveries (event_id, endpoint_id, state, attempts, next_attempt_at) VALUES ?';
 /** Rows per multi-row insert: 3 parameters each, far below SQLite's and MySQL's limits. */
 const DELIVERIES_PER_INSERT = 500;
-const MARK_DISPATCHED = 'UPDATE events SET dispatched = 1 WHERE id IN (%IDS%)';
+const MARK_DISPATCHED = 'UPDATE events SET dispatched = 1 WHERE id IN (?)';
 const SELECT_DUE =
   "SELECT id, endpoint_id AS endpointRowId FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) " +
-  'AND endpoint_id IN (%ENDPOINTS%) ORDER BY next_attempt_at LIMIT ?';
+  'AND endpoint_id IN (?) ORDER BY next_attempt_at LIMIT ?';
 /** How many due rows a claim looks at per delivery it may take. */
 const CANDIDATES_PER_CLAIM = 4;
-const CLAIM = 'UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (%IDS%)';
+const CLAIM = 'UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (?)';
 /** Read back by key: claim_token has no index. */
 const SELECT_CLAIMED =
   'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, ' +
-  'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ? AND d.id IN (%IDS%)';
-const INSERT_ATTEMPTS = 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES ';
+  'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ? AND d.id IN (?)';
+const INSERT_ATTEMPTS = 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES ?';
 const MARK_DELIVERED =
   "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL";
 const MARK_ONE_DELIVERED = `${MARK_DELIVERED} WHERE id = ? AND claim_token = ?`;
-const MARK_ALL_DELIVERED = `${MARK_DELIVERED} WHERE id IN (%IDS%) AND claim_token IN (%TOKENS%)`;
+const MARK_ALL_DELIVERED = `${MARK_DELIVERED} WHERE id IN (?) AND claim_token IN (?)`;
 const SCHEDULE_RETRY =
   'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?';
 const MARK_FAILED =
   "UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1, claimed_until = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?";
-
-/** `?, ?, …`: one parameter for each of `values`. */
-const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 /** A batch's claim was taken over meanwhile: written again row by row. */
 class ClaimLost extends Error {}
@@ -79,17 +77,14 @@ export class DeliveryQueueRepository {
             event.onlyEndpointId === null
               ? endpoint.createdAt <= event.createdAt && subscribes(endpoint.events, event.type)
               : endpoint.rowId === event.onlyEndpointId;
-          if (wanted) rows.push([event.id, endpoint.rowId, now]);
+          if (wanted) rows.push([event.id, endpoint.rowId, 'pending', 0, now]);
         }
       }
       for (let at = 0; at < rows.length; at += DELIVERIES_PER_INSERT) {
         const batch = rows.slice(at, at + DELIVERIES_PER_INSERT);
-        await transaction.run(INSERT_DELIVERIES + batch.map(() => "(?, ?, 'pending', 0, ?)").join(', '), batch.flat());
+        await transaction.run(INSERT_DELIVERIES, [rowsOf(batch)]);
       }
-      await transaction.run(
-        MARK_DISPATCHED.replace('%IDS%', placeholders(events)),
-        events.map((event) => event.id),
-      );
+      await transaction.run(MARK_DISPATCHED, [listOf(events.map((event) => event.id))]);
       return events.length;
     });
   }
@@ -104,17 +99,17 @@ export class DeliveryQueueRepository {
     const token = randomBytes(12).toString('base64url');
     const claimed = await this.sql.transaction(async (transaction) => {
       const candidates = await transaction.rows(
-        SELECT_DUE.replace('%ENDPOINTS%', placeholders([...free.keys()])) + this.lock,
-        [now, now, ...free.keys(), limit * CANDIDATES_PER_CLAIM],
+        SELECT_DUE + this.lock,
+        [now, now, listOf([...free.keys()]), limit * CANDIDATES_PER_CLAIM],
         (row) => ({ id: id(row.id), endpointRowId: id(row.endpointRowId) }),
       );
       const due = pickClaims(candidates, free, limit).map((candidate) => candidate.id);
       if (due.length === 0) return due;
-      await transaction.run(CLAIM.replace('%IDS%', placeholders(due)), [leaseUntil, token, ...due]);
+      await transaction.run(CLAIM, [leaseUntil, token, listOf(due)]);
       return due;
     });
     if (claimed.length === 0) return [];
-    return this.sql.rows(SELECT_CLAIMED.replace('%IDS%', placeholders(claimed)), [token, ...claimed], (row) => ({
+    return this.sql.rows(SELECT_CLAIMED, [token, listOf(claimed)], (row) => ({
       id: id(row.id),
       claimToken: text(row.claimToken),
       attempts: integer(row.attempts),
@@ -139,8 +134,8 @@ export class DeliveryQueueRepository {
           .transaction(async (transaction) => {
             const ids = finished.map(({ delivery }) => delivery.id);
             const tokens = [...new Set(finished.map(({ delivery }) => delivery.claimToken))];
-            const sql = MARK_ALL_DELIVERED.replace('%IDS%', placeholders(ids)).replace('%TOKENS%', placeholders(tokens));
-            if ((await transaction.run(sql, [...ids, ...tokens])).affectedRows !== finished.length) throw new ClaimLost();
+            if ((await transaction.run(MARK_ALL_DELIVERED, [listOf(ids), listOf(tokens)])).affectedRows !== finished.length)
+              throw new ClaimLost();
             await this.insertAttempts(transaction, finished);
             return finished.map(() => true);
           })
@@ -168,16 +163,17 @@ export class DeliveryQueueRepository {
   }
 
   private async insertAttempts(transaction: SqlRunner, finished: readonly FinishedAttempt[]): Promise<void> {
-    await transaction.run(
-      INSERT_ATTEMPTS + finished.map(() => '(?, ?, ?, ?, ?, ?)').join(', '),
-      finished.flatMap(({ delivery, attempt }) => [
-        delivery.id,
-        attempt.attemptedAt,
-        attempt.status,
-        attempt.durationMs,
-        attempt.error,
-        attempt.responseBody,
-      ]),
-    );
+    await transaction.run(INSERT_ATTEMPTS, [
+      rowsOf(
+        finished.map(({ delivery, attempt }) => [
+          delivery.id,
+          attempt.attemptedAt,
+          attempt.status,
+          attempt.durationMs,
+          attempt.error,
+          attempt.responseBody,
+        ]),
+      ),
+    ]);
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { datetime, flag, id, IdOutOfRangeError } from '../../src/database/columns.js';
 import { JsonWithInsertedId } from '../../src/database/json-with-inserted-id.js';
-import { sqlLiteral, utcDatetime, withLiterals } from '../../src/database/sql-literal.js';
+import { listOf, rowsOf, sqlLiteral, utcDatetime, withListsExpanded, withLiterals } from '../../src/database/sql-literal.js';
 
 describe('values written into statement text as literals', () => {
   it('writes a string as hex UTF-8 bytes with an introducer: no quote, backslash or byte a character set can join', () => {
@@ -26,6 +26,36 @@ describe('values written into statement text as literals', () => {
     for (const value of [Number.NaN, Infinity, undefined, {}, [], Symbol('x'), () => 1]) expect(() => sqlLiteral(value)).toThrow(TypeError);
     expect(() => utcDatetime(new Date(Number.NaN))).toThrow();
     expect(() => utcDatetime(new Date('+012345-01-01T00:00:00Z'))).toThrow(RangeError);
+  });
+
+  it('writes a list as its values and rows as their tuples, for a constant statement whose length varies', () => {
+    expect(withLiterals('UPDATE t SET a = 1 WHERE id IN (?) AND b = ?', [listOf([1, 2, 3]), 'x'])).toBe(
+      "UPDATE t SET a = 1 WHERE id IN (1, 2, 3) AND b = _utf8mb4 X'78'",
+    );
+    expect(
+      withLiterals('INSERT INTO t (a, b) VALUES ?', [
+        rowsOf([
+          [1, 'x'],
+          [2, null],
+        ]),
+      ]),
+    ).toBe("INSERT INTO t (a, b) VALUES (1, _utf8mb4 X'78'), (2, NULL)");
+    expect(withListsExpanded('SELECT a FROM t WHERE id IN (?) AND b = ?', [listOf([1, 2]), 'x'])).toEqual({
+      sql: 'SELECT a FROM t WHERE id IN (?, ?) AND b = ?',
+      parameters: [1, 2, 'x'],
+    });
+    expect(
+      withListsExpanded('INSERT INTO t (a, b) VALUES ?', [
+        rowsOf([
+          [1, 'x'],
+          [2, 'y'],
+        ]),
+      ]),
+    ).toEqual({
+      sql: 'INSERT INTO t (a, b) VALUES (?, ?), (?, ?)',
+      parameters: [1, 'x', 2, 'y'],
+    });
+    expect(() => listOf([])).toThrow(RangeError);
   });
 
   it('fills each placeholder of a constant statement with its value, and refuses a count that differs', () => {
