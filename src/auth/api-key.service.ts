@@ -6,7 +6,7 @@ import { SharedRedis } from '../redis/shared-redis.js';
 import { hashApiKey } from './api-key-secret.js';
 import { ApiKeyExpiredException, ApiKeyInvalidException, ApiKeyMissingException } from './api-key.exceptions.js';
 import type { ApiKeyPrincipal } from './api-key.principal.js';
-import { ApiKeysRepository } from './api-keys.repository.js';
+import { ApiKeysRepository, type KeyToCheck } from './api-keys.repository.js';
 import { readBearerToken } from './bearer-token.js';
 import { FailedAuthentications } from './failed-authentications.js';
 import { readScopes, type Scope, SCOPES } from './scopes.js';
@@ -49,7 +49,9 @@ interface CacheEntry {
 /**
  * Decides whether a request's bearer credential is a valid API key: a bootstrap key from API_KEYS,
  * or a stored, unrevoked one. A checked stored key is trusted for `apiKeyCacheMs` (at most 30 s), so
- * authenticating costs no database round trip and a revocation reaches every instance within it.
+ * authenticating costs no database round trip; a change to it reaches every instance within 1 s:
+ * announced through Redis when there is one, and read again from the database twice a second
+ * (`recheck`) whether there is or not.
  */
 @Injectable()
 export class ApiKeyService implements OnModuleInit {
@@ -59,8 +61,10 @@ export class ApiKeyService implements OnModuleInit {
   /** Each bearer token's hash, for as long as its key is trusted: a SHA-256 per request was 2% of the CPU. */
   private readonly hashes = new Map<string, { readonly hash: string; readonly until: number }>();
   private readonly lastUseRecorded = new Map<number, number>();
-  /** The hash each stored key was found by, so that a revocation can drop its cache entry. */
+  /** The hash each stored key was found by, so that a change can drop its cache entry. */
   private readonly hashById = new Map<number, string>();
+  /** What each trusted stored key's row said when it was read (keyState), to tell a changed row from the same one. */
+  private readonly stateById = new Map<number, string>();
   private readonly failures: FailedAuthentications;
   /** When each soon-expiring key was last warned about. */
   private readonly expiryWarnedAt = new Map<string, number>();
@@ -87,6 +91,26 @@ export class ApiKeyService implements OnModuleInit {
   forget(id: number): void {
     const hash = this.hashById.get(id);
     if (hash !== undefined) this.cache.delete(hash);
+    this.stateById.delete(id);
+  }
+
+  /**
+   * Reads again the rows of the stored keys this instance trusts now, in one statement, and forgets
+   * each that is gone or changed (revoked, rolled, its expiry or scopes moved; by the key tool or by
+   * hand): its next use asks the database. Without Redis, this is how a change reaches every
+   * instance (TrustedKeysRecheck runs it twice a second); it costs nothing when no stored key is in use.
+   */
+  async recheck(): Promise<void> {
+    const now = Date.now();
+    const trusted: number[] = [];
+    for (const id of this.stateById.keys()) {
+      const entry = this.cache.get(this.hashById.get(id)!);
+      if (entry && entry.expiresAt > now) trusted.push(id);
+      else this.stateById.delete(id);
+    }
+    if (trusted.length === 0) return;
+    const rows = new Map((await this.store.findToCheck(trusted)).map((row) => [row.id, keyState(row)]));
+    for (const id of trusted) if (rows.get(id) !== this.stateById.get(id)) this.forget(id);
   }
 
   /**
@@ -192,6 +216,7 @@ export class ApiKeyService implements OnModuleInit {
         return undefined;
       }
       this.hashById.set(row.id, hash);
+      this.stateById.set(row.id, keyState(row));
       return {
         id: row.id,
         principal: { keyId: `key-${row.id}`, name: row.name, scopes: readScopes(row.scopes), expiresAt: row.expiresAt?.getTime() ?? null },
@@ -216,4 +241,9 @@ export class ApiKeyService implements OnModuleInit {
       this.logger.warn(`could not record the use of API key ${id}: ${error instanceof Error ? error.message : error}`);
     });
   }
+}
+
+/** What of a key's row decides how it authenticates: a change to any of it makes an instance ask again. */
+function keyState({ keyHash, scopes, revokedAt, expiresAt }: KeyToCheck): string {
+  return `${keyHash} ${scopes} ${revokedAt?.getTime() ?? '-'} ${expiresAt?.getTime() ?? '-'}`;
 }

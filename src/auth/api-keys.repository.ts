@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { datetime, id, optionalDatetime, optionalId, text } from '../database/columns.js';
 import { type Row, Sql, type SqlRunner } from '../database/sql.js';
+import { listOf } from '../database/sql-literal.js';
 import type { ApiKey } from './api-key.entity.js';
 
 const COLUMNS =
@@ -8,8 +9,11 @@ const COLUMNS =
   'revoked_at AS revokedAt, expires_at AS expiresAt, rolled_from_id AS rolledFromId';
 const ALL = `SELECT ${COLUMNS} FROM api_keys ORDER BY id`;
 const BY_ID = `SELECT ${COLUMNS} FROM api_keys WHERE id = ?`;
-const BY_HASH =
-  'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt, expires_at AS expiresAt FROM api_keys WHERE key_hash = ?';
+const TO_CHECK = 'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt, expires_at AS expiresAt FROM api_keys';
+const BY_HASH = `${TO_CHECK} WHERE key_hash = ?`;
+const BY_IDS = `${TO_CHECK} WHERE id IN (?)`;
+/** Keys read back by id in one statement: far below either database's limit of parameters. */
+const IDS_PER_READ = 500;
 const SUCCESSOR = 'SELECT id FROM api_keys WHERE rolled_from_id = ?';
 /**
  * Holds the key's row until the transaction ends: a row lock on MySQL; on SQLite, which has no row
@@ -118,6 +122,16 @@ export class ApiKeysRepository {
   async findByHash(keyHash: string): Promise<KeyToCheck | undefined> {
     const [key] = await this.sql.rows(BY_HASH, [keyHash], readKeyToCheck);
     return key;
+  }
+
+  /** The keys with these ids that still exist, reading only what authentication needs. */
+  async findToCheck(ids: readonly number[]): Promise<KeyToCheck[]> {
+    const found: KeyToCheck[] = [];
+    for (let at = 0; at < ids.length; at += IDS_PER_READ) {
+      const some = ids.slice(at, at + IDS_PER_READ);
+      found.push(...(await this.sql.rows(BY_IDS, [listOf(some)], readKeyToCheck)));
+    }
+    return found;
   }
 
   /** Whether some key works at `now`: neither revoked nor expired. */

@@ -7,10 +7,11 @@ import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { QuickStartKey } from './quick-start-key.js';
+import { TrustedKeysRecheck } from './trusted-keys-recheck.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), RedisModule],
-  providers: [ApiKeysRepository, ApiKeyIssuer, ApiKeyService, QuickStartKey, ApiKeyGuard],
+  providers: [ApiKeysRepository, ApiKeyIssuer, ApiKeyService, TrustedKeysRecheck, QuickStartKey, ApiKeyGuard],
   exports: [ApiKeyService, ApiKeyGuard],
 })
 export class AuthModule {}

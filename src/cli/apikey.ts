@@ -70,15 +70,16 @@ DATABASE_URL names (the SQLite file data/petstore.sqlite when it is unset), whil
                      the key it was rolled from or to; never a key.
   roll ID|PREFIX     Makes the key's successor (same name and scopes, printed once) and lets the old
                      key work until the overlap ends, then expire: deploy the new key meanwhile.
-    --overlap D      How long both work: a duration as above; 24h when not given.
+    --overlap D      How long both work: a duration as above, or 0 for no overlap (the old key
+                     stops at once); 24h when not given.
     --expires-in D, --expires-at T   The successor's expiry, as for create; none when not given.
   scopes ID|PREFIX   Gives the key exactly the scopes of --scopes LIST.
   revoke ID|PREFIX   Revokes the key at once. Revoking twice is harmless.
   help, --help, -h   This text.
 
 ID|PREFIX is the key's id, or the start of its prefix as list shows it (psk_…); a PREFIX more than
-one key has is refused. Every instance applies a roll, new scopes or a revocation within 1 s with
-REDIS_URL set, else within its key cache time (API_KEY_CACHE_MS, 30 s by default).
+one key has is refused. Every instance applies a roll, new scopes or a revocation within 1 s (at
+once with REDIS_URL set).
 
 From a built checkout: node dist/src/cli/apikey.js COMMAND; in the image:
 docker compose run --rm api node dist/src/cli/apikey.js COMMAND.
@@ -133,7 +134,8 @@ function parseArguments(args: readonly string[]): Command {
       const { positionals, values } = parseOptions(rest, { overlap: { type: 'string' }, ...EXPIRY_OPTIONS });
       if (positionals.length !== 1) throw new CliError('roll needs exactly one ID or PREFIX', 2);
       const overlap = values.overlap ?? DEFAULT_OVERLAP;
-      const overlapMs = parseDuration('--overlap', overlap);
+      // 0: no overlap, the old key stops at once (a leaked key's roll).
+      const overlapMs = parseDuration('--overlap', overlap, { orNone: true });
       return { run: 'roll', key: parseKeyReference('roll', positionals[0]), overlapMs, overlap, expiry: parseExpiry(values) };
     }
     case 'scopes': {
@@ -154,7 +156,10 @@ function parseOptions<T extends ParseArgsOptionsConfig>(args: readonly string[],
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error), 2);
+    // One line, as every usage error: node:util's own messages may run to three (a value that starts with a dash).
+    const [first, ...hints] = (error instanceof Error ? error.message : String(error)).split('\n');
+    const dashed = hints.find((hint) => hint.includes('starting with a dash'));
+    throw new CliError(dashed ? `${first} ${dashed}` : first, 2);
   }
 }
 
@@ -169,10 +174,14 @@ function parseScopeList(given: string): Scope[] {
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** `45s`, `30m`, `24h`, `90d`: a whole number, more than zero, and a unit. */
-function parseDuration(option: string, given: string): number {
+/** `45s`, `30m`, `24h`, `90d`: a whole number, more than zero, and a unit; `orNone`, also `0` (or `0s`, …). */
+function parseDuration(option: string, given: string, { orNone = false } = {}): number {
+  if (orNone && /^0[smhd]?$/.test(given)) return 0;
   const match = /^([1-9][0-9]{0,8})([smhd])$/.exec(given);
-  if (!match) throw new CliError(`${option} must be a duration of more than zero, like 45s, 30m, 24h or 90d (got "${given}")`, 2);
+  if (!match) {
+    const wanted = `${orNone ? '0 or ' : ''}a duration of more than zero, like 45s, 30m, 24h or 90d`;
+    throw new CliError(`${option} must be ${wanted} (got "${given}")`, 2);
+  }
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
@@ -257,10 +266,10 @@ async function execute(command: Exclude<Command, { run: 'help' }>, issuer: ApiKe
       const id = await resolveKeyId(command.key, issuer);
       const rolled = await refusingBadTimes(command, () => issuer.roll(id, command.overlapMs, command.expiry.expiry));
       if (!rolled) throw new CliError(`no API key has ID ${id}`, 1);
-      const within = await announceChange(id, config);
+      await announceChange(id, config);
       process.stderr.write(
         `Rolled API key ${id} "${rolled.rolled.name}" to key ${rolled.apiKey.id} (${describe(rolled.apiKey)}). Key ${id} works ` +
-          `until ${formatDate(rolled.rolled.expiresAt)} (every instance knows within ${within}); deploy the new key before then. ` +
+          `until ${formatDate(rolled.rolled.expiresAt)} (every instance knows within 1 second); deploy the new key before then. ` +
           'This is the only time it is shown:\n',
       );
       process.stdout.write(`${rolled.key}\n`);
@@ -270,9 +279,9 @@ async function execute(command: Exclude<Command, { run: 'help' }>, issuer: ApiKe
       const id = await resolveKeyId(command.key, issuer);
       const apiKey = await issuer.setScopes(id, command.scopes);
       if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
-      const within = await announceChange(id, config);
+      await announceChange(id, config);
       process.stdout.write(
-        `API key ${id} "${apiKey.name}" now holds ${listScopes(apiKey.scopes)}; every instance applies it within ${within}.\n`,
+        `API key ${id} "${apiKey.name}" now holds ${listScopes(apiKey.scopes)}; every instance applies it within 1 second.\n`,
       );
       return;
     }
@@ -280,10 +289,10 @@ async function execute(command: Exclude<Command, { run: 'help' }>, issuer: ApiKe
       const id = await resolveKeyId(command.key, issuer);
       const apiKey = await issuer.revoke(id);
       if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
-      const within = await announceChange(apiKey.id, config);
+      await announceChange(apiKey.id, config);
       process.stdout.write(
         `Revoked API key ${apiKey.id} "${apiKey.name}" (${apiKey.prefix}…) at ${formatDate(apiKey.revokedAt)}; ` +
-          `every instance refuses it within ${within}.\n`,
+          'every instance refuses it within 1 second.\n',
       );
       return;
     }
@@ -317,17 +326,15 @@ async function resolveKeyId(reference: KeyReference, issuer: ApiKeyIssuer): Prom
 }
 
 /**
- * With REDIS_URL, tells every instance at once that the key changed; says how soon every instance
- * applies the change: within a second when told, else within the key cache time.
+ * With REDIS_URL, tells every instance at once that the key changed. Every instance applies a change
+ * within a second either way: each reads again, twice a second, the keys it trusts (TrustedKeysRecheck).
  */
-async function announceChange(id: number, config: AppConfig): Promise<string> {
-  const cacheTime = `${Math.ceil(config.apiKeyCacheMs / 1000)} seconds`;
-  if (!config.redis) return cacheTime;
+async function announceChange(id: number, config: AppConfig): Promise<void> {
+  if (!config.redis) return;
   const redis = new SharedRedis(config);
   try {
-    if ((await redis.whenReady(2_000)) && (await redis.publish(KEY_CHANGES_CHANNEL, String(id)))) return '1 second';
-    process.stderr.write('apikey: Redis could not be reached; instances notice the change within their key cache time\n');
-    return cacheTime;
+    if (!((await redis.whenReady(2_000)) && (await redis.publish(KEY_CHANGES_CHANNEL, String(id)))))
+      process.stderr.write('apikey: Redis could not be reached; instances read the change from the database within 1 second\n');
   } finally {
     await redis.onApplicationShutdown();
   }

@@ -184,6 +184,17 @@ describe.each(KINDS)('expiring and rolled API keys on %s', (kind) => {
     await eventually(async () => (await getPets(key)).status === 403);
   });
 
+  it('rolls a key with --overlap 0: the old key stops at once (API_KEY_EXPIRED), the successor works', async () => {
+    offset = 0;
+    const { key: old, id } = await createKey('leaked');
+    expect((await getPets(old)).status).toBe(200);
+    const rolled = await cli('roll', id, '--overlap', '0');
+    expect(rolled.code).toBe(0);
+    expect((await getPets(rolled.stdout.trim())).status).toBe(200);
+    await eventually(async () => (await getPets(old)).status === 401);
+    expectError(await getPets(old), 401, 'API_KEY_EXPIRED');
+  });
+
   it('refuses to roll a revoked key', async () => {
     const { id } = await createKey('gone');
     expect((await cli('revoke', id)).code).toBe(0);
@@ -198,7 +209,11 @@ describe.each(KINDS)('expiring and rolled API keys on %s', (kind) => {
     [['create', 'bad', '--expires-at', '2020-01-01T00:00:00Z'], /--expires-at 2020-01-01T00:00:00Z is not in the future/],
     [['create', 'bad', '--expires-at', 'tomorrow'], /--expires-at must be an RFC 3339 time/],
     [['create', 'bad', '--expires-in', '1d', '--expires-at', '2099-01-01T00:00:00Z'], /give --expires-in or --expires-at, not both/],
-    [['roll', '1', '--overlap', '0s'], /--overlap must be a duration of more than zero/],
+    [['roll', '1', '--overlap', 'soon'], /--overlap must be 0 or a duration of more than zero/],
+    [
+      ['roll', '1', '--overlap', '-1s'],
+      /Option '--overlap' argument is ambiguous\. To specify an option argument starting with a dash use '--overlap=-XYZ'\./,
+    ],
     [['roll'], /roll needs exactly one ID or PREFIX/],
     [['scopes', '1'], /scopes needs exactly one ID or PREFIX and --scopes LIST/],
     [['scopes', '1', '--scopes', 'admin'], /--scopes: "admin" is no scope/],
