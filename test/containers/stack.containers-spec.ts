@@ -64,6 +64,15 @@ async function apiStartTimes(): Promise<string[]> {
   return Promise.all(ids.map((id) => docker(['inspect', '--format', '{{.State.StartedAt}}', id])));
 }
 
+/** A statement as the MySQL container's root, whose password its first start printed (MYSQL_RANDOM_ROOT_PASSWORD); its one value. */
+async function asRootOnMysql(sql: string): Promise<string> {
+  const password = /GENERATED ROOT PASSWORD: (\S+)/.exec(await stack.compose(['logs', 'mysql']))?.[1];
+  if (!password) throw new Error('the MySQL container printed no generated root password');
+  const client = 'command -v mysql || command -v mariadb';
+  const script = `"$(${client})" --user=root --password="$ROOT_PASSWORD" --batch --skip-column-names --execute="$SQL"`;
+  return (await stack.compose(['exec', '-T', '-e', `ROOT_PASSWORD=${password}`, '-e', `SQL=${sql}`, 'mysql', 'sh', '-c', script])).trim();
+}
+
 beforeAll(async () => {
   stack = new ComposeStack(await freePort());
   key = stack.apiKeys[0];
@@ -142,6 +151,28 @@ describe('the compose stack, through nginx', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await again.json()).toEqual(await first.json());
     expect((await allPets()).filter((pet) => pet.name === 'Once')).toHaveLength(1);
+  });
+
+  test("a hostile name, on the stack's MySQL set to NO_BACKSLASH_ESCAPES by its DBA, runs nothing and reads back exactly", async () => {
+    await asRootOnMysql("SET GLOBAL sql_mode = 'NO_BACKSLASH_ESCAPES,STRICT_TRANS_TABLES'");
+    try {
+      // The replicas' connections were opened under the old default: restarted, each opens new ones under this one.
+      await stack.compose(['restart', 'api'], { timeoutMs: 120_000 });
+      await stack.compose(['up', '--detach', '--wait', '--no-build'], { timeoutMs: 300_000 });
+      const name = "x',1,0x61);CREATE TABLE pwned(i INT);# 縗',1,0x61);CREATE TABLE pwned_gbk(i INT);# -9007199254740991";
+      const first = await createPet(name, 'ct-hostile-1');
+      const firstText = await first.text();
+      expect(first.status).toBe(201);
+      const pet = JSON.parse(firstText) as { id: number; name: string };
+      expect(pet.name).toBe(name);
+      const again = await createPet(name, 'ct-hostile-1');
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.text()).toBe(firstText);
+      expect(await (await call(`/v1/pets/${pet.id}`)).text()).toBe(firstText);
+      expect(await asRootOnMysql("SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'pwned%'")).toBe('0');
+    } finally {
+      await asRootOnMysql('SET GLOBAL sql_mode = DEFAULT');
+    }
   });
 
   test('the apikey tool works through docker compose exec api', async () => {
