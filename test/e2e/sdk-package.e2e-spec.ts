@@ -74,6 +74,24 @@ export function narrow(error: unknown): void {
 }
 `;
 
+/** A program of a CommonJS project (its package.json has no "type": "module"): TypeScript compiles its import to require(). */
+const COMMONJS_PROGRAM = `
+import { NotFoundError, PetStore } from '@petstore/client';
+
+async function main(): Promise<void> {
+  const petstore = new PetStore();
+  const pet = await petstore.pets.create({ name: 'Required', categoryId: 2 });
+  try {
+    await petstore.store.orders.get(987654321);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    console.log(\`\${pet.name} \${error.code} from \${require.resolve('@petstore/client')}\`);
+  }
+}
+
+void main();
+`;
+
 /** The documents an integrator reads, whose TypeScript blocks are programs unless marked as fragments. */
 async function documents(): Promise<string[]> {
   const docs = (await readdir('docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`);
@@ -153,6 +171,23 @@ describe('the TypeScript SDK package', () => {
     for (let waited = 0; !heard.includes('\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(heard).toBe(`new pet ${pet.id} Heard\n`);
   }, 120_000);
+
+  it('is required by a CommonJS project: its CommonJS build and types, compiled under node16 resolution and run', async () => {
+    const folder = join(project, 'commonjs');
+    await mkdir(folder);
+    await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'a-commonjs-project', private: true, type: 'commonjs' }));
+    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
+    await writeFile(join(folder, 'index.ts'), COMMONJS_PROGRAM);
+    await compileIn(project, folder, ['--strict']);
+    expect(await readFile(join(folder, 'index.js'), 'utf8')).toContain('require("@petstore/client")');
+
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const { stdout } = await run(process.execPath, ['index.js'], {
+      cwd: folder,
+      env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+    expect(stdout).toBe(`Required ORDER_NOT_FOUND from ${join(project, 'node_modules/@petstore/client/dist/cjs/index.js')}\n`);
+  }, 60_000);
 
   /**
    * A ```ts (or ```typescript) block in the README, docs/ or the SDK's README is a whole program an
