@@ -44,7 +44,7 @@ export interface ApiAnswer<T> {
   readonly headers: FetchResponse['headers'];
 }
 
-/** A Retry-After longer than this is waited for this long only (the call would rather fail than hang). */
+/** A Retry-After longer than this is not waited for: the error is thrown at once, with its retryAfter (a retry sooner than asked would only be refused again). */
 const MAX_RETRY_AFTER_MS = 30_000;
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
@@ -54,8 +54,8 @@ export const CLIENT_VERSION = '1.3.0';
 
 /**
  * Sends requests with the API key, a time-out per attempt, and retries where a retry is safe and
- * may help: no answer at all, 409 IDEMPOTENCY_KEY_IN_USE, 429, 502, 503, 504; honouring Retry-After
- * (capped), else backing off exponentially with jitter. A POST is retried only with its
+ * may help: no answer at all, 409 IDEMPOTENCY_KEY_IN_USE, 429, 502, 503, 504; waiting the
+ * Retry-After asked for (one over 30 s is thrown at once), else backing off exponentially with jitter. A POST is retried only with its
  * Idempotency-Key (every create of this client has one), so that it never happens twice; any other
  * 4xx is never retried.
  */
@@ -71,8 +71,10 @@ export class Transport {
         if (!(caught instanceof PetStoreError)) throw caught;
         error = caught;
       }
-      if (attempt >= this.options.maxRetries || !isRetryable(error, request)) throw error;
-      await sleep(delayBefore(attempt + 1, error.retryAfter));
+      const delay =
+        attempt < this.options.maxRetries && isRetryable(error, request) ? delayBefore(attempt + 1, error.retryAfter) : undefined;
+      if (delay === undefined) throw error;
+      await sleep(delay);
     }
   }
 
@@ -124,9 +126,9 @@ function isRetryable(error: PetStoreError, request: ApiRequest): boolean {
   return [429, 502, 503, 504].includes(error.status);
 }
 
-/** Before retry `n` (1, 2, …): the Retry-After asked for, capped, else 0.5 s, 1 s, 2 s, … up to 8 s, less up to half at random. */
-function delayBefore(n: number, retryAfterSeconds: number | undefined): number {
-  if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS);
+/** Before retry `n` (1, 2, …): the Retry-After asked for (none over 30 s), else 0.5 s, 1 s, 2 s, … up to 8 s, less up to half at random. */
+function delayBefore(n: number, retryAfterSeconds: number | undefined): number | undefined {
+  if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000 <= MAX_RETRY_AFTER_MS ? retryAfterSeconds * 1000 : undefined;
   const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (n - 1), MAX_BACKOFF_MS);
   return backoff * (1 - Math.random() / 2);
 }
