@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import ts from 'typescript';
 import { PetStore } from '../../clients/typescript/src/index.js';
 import { freePort } from './support/free-port.js';
 import { compileIn, newcomerProject, packSdk, readmeTsconfig, typeScriptBlocks } from './support/sdk-project.js';
@@ -187,6 +188,40 @@ describe('the TypeScript SDK package', () => {
       env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` },
     });
     expect(stdout).toBe(`Required ORDER_NOT_FOUND from ${join(project, 'node_modules/@petstore/client/dist/cjs/index.js')}\n`);
+  }, 60_000);
+
+  it('marks the deprecated getPet for the editor: TypeScript’s language service strikes it through and says why', async () => {
+    const folder = join(project, 'editor');
+    await mkdir(folder);
+    const file = join(folder, 'index.ts');
+    const program =
+      "import { PetStore } from '@petstore/client';\n\nconst petstore = new PetStore();\nawait petstore.pets.get(1);\nawait petstore.pets.list();\n";
+    await writeFile(file, program);
+    const { options } = ts.convertCompilerOptionsFromJson(JSON.parse(await readmeTsconfig()).compilerOptions, folder);
+    // What an editor asks of tsserver: the files, and the compiler options of their tsconfig.json.
+    const editor = ts.createLanguageService({
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (name) => (ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name)!) : undefined),
+      getCurrentDirectory: () => folder,
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    });
+    expect(editor.getSemanticDiagnostics(file).map(({ messageText }) => ts.flattenDiagnosticMessageText(messageText, '\n'))).toEqual([]);
+    const struck = editor.getSuggestionDiagnostics(file).filter(({ reportsDeprecated }) => reportsDeprecated);
+    expect(struck.map(({ start }) => program.slice(start, start! + 3))).toEqual(['get']);
+    const hover = editor.getQuickInfoAtPosition(file, program.indexOf('get(1)'));
+    expect(
+      hover?.tags
+        ?.find(({ name }) => name === 'deprecated')
+        ?.text?.map(({ text }) => text)
+        .join(''),
+    ).toContain('5 December 2030');
   }, 60_000);
 
   /**
