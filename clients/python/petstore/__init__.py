@@ -38,10 +38,14 @@ from ._models import (
     WebhookSecret,
     WebhookTestEvent,
 )
+from ._logging import log_from_environment
 from ._pagination import AsyncPage, AsyncPager, Page, Pager
+from ._transport import RawResponse, Timeout
 from ._version import __version__
 from ._webhooks import WebhookHeaders, Webhooks, WebhookVerificationError, webhooks
 from .resources.webhook_endpoints import CreatedWebhookEndpoint
+
+log_from_environment()
 
 __all__ = [
     "API_VERSION",
@@ -76,7 +80,9 @@ __all__ = [
     "PetStore",
     "PetStoreError",
     "RateLimitError",
+    "RawResponse",
     "ServiceUnavailableError",
+    "Timeout",
     "TimeoutError",
     "UnprocessableEntityError",
     "WebhookAttempt",
