@@ -1,6 +1,7 @@
 """The official Python client of the Pet Store API: `from petstore import PetStore`."""
 
 from ._client import DEFAULT_BASE_URL, AsyncPetStore, PetStore
+from ._deprecation import PetStoreDeprecationWarning
 from ._errors import (
     AuthenticationError,
     BadRequestError,
@@ -78,6 +79,7 @@ __all__ = [
     "PetCreatedEvent",
     "PetStatus",
     "PetStore",
+    "PetStoreDeprecationWarning",
     "PetStoreError",
     "RateLimitError",
     "RawResponse",

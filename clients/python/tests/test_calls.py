@@ -107,7 +107,7 @@ async def test_answers_a_create_s_status_and_headers_with_raw_response_location_
         assert replayed.request_id != created.request_id
 
         # The deprecated getPet's answer says so, and when it goes.
-        with pytest.warns(DeprecationWarning, match="5 December 2030"):
+        with pytest.warns(FutureWarning, match="5 December 2030"):
             old = await call(petstore.pets.with_raw_response.get(created.data.id))
         assert old.headers["deprecation"] and "2030" in old.headers["sunset"] and old.data == created.data
 

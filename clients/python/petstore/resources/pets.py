@@ -1,3 +1,5 @@
+# mypy 1.0 knows no PEP 702 (petstore/_deprecation.py): its ignores below, which later ones would call unused.
+# mypy: warn-unused-ignores=False
 """The animals of the store. Reading needs a key with `pets:read`, adding one with `pets:write`.
 
 Every method also takes the call's own `timeout=`, `max_retries=` and `extra_headers=`, over the
@@ -6,10 +8,10 @@ client's; `with_raw_response` has each method answering the whole answer (RawRes
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from urllib.parse import quote
 
+from .._deprecation import deprecated, warn_deprecated
 from .._models import NewPet, Pet, PetStatus
 from .._pagination import AsyncPager, Pager, list_async_pages, list_pages
 from .._raw_response import async_raw, async_raw_first_page, raw, raw_first_page
@@ -27,7 +29,7 @@ def _create(name: str, category_id: int, status: PetStatus | None, idempotency_k
 
 
 def _get(pet_id: int) -> ApiRequest[Pet]:
-    warnings.warn(_GET_DEPRECATED, DeprecationWarning, stacklevel=3)
+    warn_deprecated(_GET_DEPRECATED)
     return ApiRequest("GET", f"/pets/{quote(str(pet_id), safe='')}", Pet.from_wire)
 
 
@@ -64,6 +66,7 @@ class Pets:
         options = CallOptions(timeout, max_retries, extra_headers)
         return self._transport.send(_create(name, category_id, status, idempotency_key), options).data
 
+    @deprecated(_GET_DEPRECATED, category=None)  # type: ignore[misc]
     def get(
         self,
         pet_id: int,
@@ -119,6 +122,7 @@ class AsyncPets:
         options = CallOptions(timeout, max_retries, extra_headers)
         return (await self._transport.send(_create(name, category_id, status, idempotency_key), options)).data
 
+    @deprecated(_GET_DEPRECATED, category=None)  # type: ignore[misc]
     async def get(
         self,
         pet_id: int,
