@@ -28,6 +28,12 @@ async function readmeReceiver(): Promise<string> {
   return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Receiving webhooks')))![1];
 }
 
+/** The SDK README's program of a call's own options, the whole answer and the log, as it stands there. */
+async function readmePerCallProgram(): Promise<string> {
+  const readme = await readFile('clients/typescript/README.md', 'utf8');
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Per call, the whole answer, the log')))![1];
+}
+
 /** Compiled under --strict against the installed package: `@ts-expect-error` fails the build where no error is. */
 const ERROR_NARROWING = `
 import {
@@ -172,6 +178,31 @@ describe('the TypeScript SDK package', () => {
     for (let waited = 0; !heard.includes('\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(heard).toBe(`new pet ${pet.id} Heard\n`);
   }, 120_000);
+
+  it('runs the SDK README’s program of per-call options, whole answers and the log, as written', async () => {
+    const folder = join(project, 'per-call');
+    await mkdir(folder);
+    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
+    await writeFile(join(folder, 'index.ts'), await readmePerCallProgram());
+    await compileIn(project, folder);
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    const { stdout, stderr } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe('first page: request readme-listing');
+    const [, id] = new RegExp(`^201 http://127\\.0\\.0\\.1:${port}/v1/pets/(\\d+) replayed: no$`).exec(lines[1]) ?? [];
+    expect(id).toBeDefined();
+    const [name, sameId, json] = lines[2].split(' ');
+    expect([name, sameId, JSON.parse(json)]).toEqual(['Rex', 'true', { id: Number(id), name: 'Rex', categoryId: 3, status: 'available' }]);
+    expect(lines[3]).toBe('cancelled');
+    expect(lines.slice(4).join('\n')).toMatch(/^\{ available: \d+, pending: \d+, sold: \d+ \}\n$/);
+    expect(stderr).toMatch(/ petstore INFO GET \/pets\?limit=5: 200 in \d+ ms, request readme-listing \(attempt 1 of 1\)\n/);
+    expect(stderr).toMatch(/ petstore INFO GET \/store\/inventory: cancelled after \d+ ms \(attempt 1 of 3\)\n/);
+    expect(stderr).not.toContain(TEST_API_KEY);
+
+    const again = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    expect(again.stdout.split('\n')[1]).toBe(`201 http://127.0.0.1:${port}/v1/pets/${id} replayed: true`);
+  }, 60_000);
 
   it('is required by a CommonJS project: its CommonJS build and types, compiled under node16 resolution and run', async () => {
     const folder = join(project, 'commonjs');
