@@ -246,16 +246,25 @@ class AsyncTransport(Transport):
 
     async def send(self, request: ApiRequest[T], options: CallOptions = CallOptions()) -> RawResponse[T]:
         call = self.call(request, options)
-        attempt = 1
-        while True:
-            try:
-                return await self._attempt(request, call, attempt)
-            except PetStoreError as error:
-                delay = delay_before_retry(request, error, attempt - 1, call.attempts - 1, self.options.max_retry_after, call.label)
-                if delay is None:
-                    raise
-            await asyncio.sleep(delay)
-            attempt += 1
+        started = time.monotonic()
+        attempt, doing = 1, "in attempt 1"
+        try:
+            while True:
+                try:
+                    return await self._attempt(request, call, attempt)
+                except PetStoreError as error:
+                    delay = delay_before_retry(request, error, attempt - 1, call.attempts - 1, self.options.max_retry_after, call.label)
+                    if delay is None:
+                        raise
+                doing = f"waiting to retry after attempt {attempt}"
+                await asyncio.sleep(delay)
+                attempt += 1
+                doing = f"in attempt {attempt}"
+        except asyncio.CancelledError:
+            # A task cancelled (task.cancel(), asyncio.timeout, wait_for), in flight or waiting to retry: said, and passed on.
+            elapsed = round((time.monotonic() - started) * 1000)
+            logger.info("%s: cancelled after %d ms, %s of %d", call.label, elapsed, doing, call.attempts)
+            raise
 
     async def _attempt(self, request: ApiRequest[T], call: Call, attempt: int) -> RawResponse[T]:
         started = self.sending(call, attempt)

@@ -3,6 +3,7 @@ cap on a Retry-After (issue 47): against the real service, behind the fault prox
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import os
@@ -198,6 +199,34 @@ async def test_raises_at_once_a_429_whose_retry_after_is_over_max_retry_after_sa
     assert logged(caplog)[1:] == [
         f"INFO GET /store/inventory: not waiting the {limited.value.retry_after} s Retry-After asks,"
         " over max_retry_after (1 s): RateLimitError raised"
+    ]
+
+
+async def test_cancels_an_async_call_as_any_task_in_flight_or_waiting_to_retry_saying_so(
+    service: Service, behind_faults: Proxies, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="petstore")
+    hanging = behind_faults(lambda method, path, nth: "hang")
+    async with AsyncPetStore(api_key=service.api_key, base_url=f"{hanging.url}/v1") as petstore:
+        listing = asyncio.create_task(petstore.pets.list().first_page())
+        await asyncio.sleep(0.2)
+        listing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await listing
+    assert hanging.calls == ["GET /v1/pets"]
+
+    waiting = behind_faults(lambda method, path, nth: Answer(503, {"code": "SERVICE_UNAVAILABLE", "status": 503}, {"Retry-After": "10"}))
+    async with AsyncPetStore(api_key=service.api_key, base_url=f"{waiting.url}/v1") as petstore:
+        started = time.monotonic()
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(petstore.store.inventory(), 0.5)
+        assert time.monotonic() - started < 2 and waiting.calls == ["GET /v1/store/inventory"]
+        # Its connections still serve: a client on them, with the service's own address.
+        assert (await petstore.with_options(base_url=service.base_url).store.inventory()).available >= 0
+    said = [re.sub(r"\d+ ms", "… ms", line) for line in logged(caplog) if "cancelled" in line]
+    assert said == [
+        "INFO GET /pets: cancelled after … ms, in attempt 1 of 3",
+        "INFO GET /store/inventory: cancelled after … ms, waiting to retry after attempt 1 of 3",
     ]
 
 
