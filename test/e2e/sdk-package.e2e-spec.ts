@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import ts from 'typescript';
 import { PetStore } from '../../clients/typescript/src/index.js';
 import { freePort } from './support/free-port.js';
 import { compileIn, newcomerProject, packSdk, readmeTsconfig, typeScriptBlocks } from './support/sdk-project.js';
@@ -25,6 +26,12 @@ async function readmeProgram(): Promise<string> {
 async function readmeReceiver(): Promise<string> {
   const readme = await readFile('clients/typescript/README.md', 'utf8');
   return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Receiving webhooks')))![1];
+}
+
+/** The SDK README's program of a call's own options, the whole answer and the log, as it stands there. */
+async function readmePerCallProgram(): Promise<string> {
+  const readme = await readFile('clients/typescript/README.md', 'utf8');
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Per call, the whole answer, the log')))![1];
 }
 
 /** Compiled under --strict against the installed package: `@ts-expect-error` fails the build where no error is. */
@@ -72,6 +79,24 @@ export function narrow(error: unknown): void {
     console.log(status, code, notFound);
   }
 }
+`;
+
+/** A program of a CommonJS project (its package.json has no "type": "module"): TypeScript compiles its import to require(). */
+const COMMONJS_PROGRAM = `
+import { NotFoundError, PetStore } from '@petstore/client';
+
+async function main(): Promise<void> {
+  const petstore = new PetStore();
+  const pet = await petstore.pets.create({ name: 'Required', categoryId: 2 });
+  try {
+    await petstore.store.orders.get(987654321);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    console.log(\`\${pet.name} \${error.code} from \${require.resolve('@petstore/client')}\`);
+  }
+}
+
+void main();
 `;
 
 /** The documents an integrator reads, whose TypeScript blocks are programs unless marked as fragments. */
@@ -153,6 +178,82 @@ describe('the TypeScript SDK package', () => {
     for (let waited = 0; !heard.includes('\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(heard).toBe(`new pet ${pet.id} Heard\n`);
   }, 120_000);
+
+  it('runs the SDK README’s program of per-call options, whole answers and the log, as written', async () => {
+    const folder = join(project, 'per-call');
+    await mkdir(folder);
+    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
+    await writeFile(join(folder, 'index.ts'), await readmePerCallProgram());
+    await compileIn(project, folder);
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    const { stdout, stderr } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe('first page: request readme-listing');
+    const [, id] = new RegExp(`^201 http://127\\.0\\.0\\.1:${port}/v1/pets/(\\d+) replayed: no$`).exec(lines[1]) ?? [];
+    expect(id).toBeDefined();
+    const [name, sameId, json] = lines[2].split(' ');
+    expect([name, sameId, JSON.parse(json)]).toEqual(['Rex', 'true', { id: Number(id), name: 'Rex', categoryId: 3, status: 'available' }]);
+    expect(lines[3]).toBe('cancelled');
+    expect(lines.slice(4).join('\n')).toMatch(/^\{ available: \d+, pending: \d+, sold: \d+ \}\n$/);
+    expect(stderr).toMatch(/ petstore INFO GET \/pets\?limit=5: 200 in \d+ ms, request readme-listing \(attempt 1 of 1\)\n/);
+    expect(stderr).toMatch(/ petstore INFO GET \/store\/inventory: cancelled after \d+ ms \(attempt 1 of 3\)\n/);
+    expect(stderr).not.toContain(TEST_API_KEY);
+
+    const again = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    expect(again.stdout.split('\n')[1]).toBe(`201 http://127.0.0.1:${port}/v1/pets/${id} replayed: true`);
+  }, 60_000);
+
+  it('is required by a CommonJS project: its CommonJS build and types, compiled under node16 resolution and run', async () => {
+    const folder = join(project, 'commonjs');
+    await mkdir(folder);
+    await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'a-commonjs-project', private: true, type: 'commonjs' }));
+    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
+    await writeFile(join(folder, 'index.ts'), COMMONJS_PROGRAM);
+    await compileIn(project, folder, ['--strict']);
+    expect(await readFile(join(folder, 'index.js'), 'utf8')).toContain('require("@petstore/client")');
+
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const { stdout } = await run(process.execPath, ['index.js'], {
+      cwd: folder,
+      env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+    expect(stdout).toBe(`Required ORDER_NOT_FOUND from ${join(project, 'node_modules/@petstore/client/dist/cjs/index.js')}\n`);
+  }, 60_000);
+
+  it('marks the deprecated getPet for the editor: TypeScript’s language service strikes it through and says why', async () => {
+    const folder = join(project, 'editor');
+    await mkdir(folder);
+    const file = join(folder, 'index.ts');
+    const program =
+      "import { PetStore } from '@petstore/client';\n\nconst petstore = new PetStore();\nawait petstore.pets.get(1);\nawait petstore.pets.list();\n";
+    await writeFile(file, program);
+    const { options } = ts.convertCompilerOptionsFromJson(JSON.parse(await readmeTsconfig()).compilerOptions, folder);
+    // What an editor asks of tsserver: the files, and the compiler options of their tsconfig.json.
+    const editor = ts.createLanguageService({
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (name) => (ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name)!) : undefined),
+      getCurrentDirectory: () => folder,
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    });
+    expect(editor.getSemanticDiagnostics(file).map(({ messageText }) => ts.flattenDiagnosticMessageText(messageText, '\n'))).toEqual([]);
+    const struck = editor.getSuggestionDiagnostics(file).filter(({ reportsDeprecated }) => reportsDeprecated);
+    expect(struck.map(({ start }) => program.slice(start, start! + 3))).toEqual(['get']);
+    const hover = editor.getQuickInfoAtPosition(file, program.indexOf('get(1)'));
+    expect(
+      hover?.tags
+        ?.find(({ name }) => name === 'deprecated')
+        ?.text?.map(({ text }) => text)
+        .join(''),
+    ).toContain('5 December 2030');
+  }, 60_000);
 
   /**
    * A ```ts (or ```typescript) block in the README, docs/ or the SDK's README is a whole program an

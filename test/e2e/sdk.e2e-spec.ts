@@ -205,7 +205,7 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK on %s', (kind) => {
 });
 
 describe('the TypeScript SDK over a key’s rate limit', () => {
-  it('throws RateLimitError with the seconds to wait, when told not to retry', async () => {
+  it('throws RateLimitError with the seconds to wait, when told not to retry or asked to wait over 30 s', async () => {
     const database = await createTestDatabase('sqlite');
     const app = await startApp(database, { RATE_LIMIT_PER_MINUTE: '1' });
     try {
@@ -216,6 +216,14 @@ describe('the TypeScript SDK over a key’s rate limit', () => {
       expect(limited).toBeInstanceOf(RateLimitError);
       expect(limited).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
       expect(limited.retryAfter).toBeGreaterThan(0);
+
+      // Asked to wait the rest of the minute, over the 30 s worth waiting: thrown at once, for the caller to choose.
+      const patient = new PetStore({ apiKey: TEST_API_KEY, baseUrl: `http://127.0.0.1:${port}/v1` });
+      const started = Date.now();
+      const atOnce = await failure(patient.pets.list());
+      expect(atOnce).toBeInstanceOf(RateLimitError);
+      expect(atOnce.retryAfter).toBeGreaterThan(30);
+      expect(Date.now() - started).toBeLessThan(1_000);
     } finally {
       await app.close();
       await database.drop();

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { DEFAULT_BASE_URL } from '../../clients/typescript/src/client.js';
-import { CLIENT_VERSION } from '../../clients/typescript/src/transport.js';
+import { NotFoundError } from '../../clients/typescript/src/errors.js';
+import { logLevelOf } from '../../clients/typescript/src/logging.js';
+import { CLIENT_VERSION, withHeaders } from '../../clients/typescript/src/transport.js';
 
 const document = JSON.parse(readFileSync('openapi.json', 'utf8'));
 const manifest = JSON.parse(readFileSync('clients/typescript/package.json', 'utf8'));
@@ -18,5 +21,30 @@ describe('the TypeScript SDK against the committed document', () => {
 
   it('depends on nothing at run time', () => {
     expect(manifest.dependencies ?? {}).toEqual({});
+  });
+});
+
+describe('the TypeScript SDK’s options', () => {
+  it('logs at the level asked for, else PETSTORE_LOG’s, and nothing for a variable it does not know', () => {
+    expect(logLevelOf('info', 'debug')).toBe('info');
+    expect([logLevelOf(undefined, 'DEBUG '), logLevelOf(undefined, 'info')]).toEqual(['debug', 'info']);
+    expect([logLevelOf(undefined, undefined), logLevelOf(undefined, 'verbose'), logLevelOf(undefined, 'off')]).toEqual([
+      'off',
+      'off',
+      'off',
+    ]);
+    expect(() => logLevelOf('loud' as never, undefined)).toThrow("logLevel must be 'off', 'info' or 'debug'");
+  });
+
+  it('sends a header named again in another case once, with the later value', () => {
+    const headers = withHeaders({ Authorization: 'Bearer a', Accept: 'application/json' }, { authorization: 'Bearer b', 'X-Trace': '1' });
+    expect(headers).toEqual({ Accept: 'application/json', authorization: 'Bearer b', 'X-Trace': '1' });
+  });
+
+  it('shows an error’s status, code and request id when it is printed', () => {
+    const error = new NotFoundError('No order has id 7.', { status: 404, code: 'ORDER_NOT_FOUND', requestId: 'req-7' });
+    expect(inspect(error)).toMatch(
+      /^NotFoundError: No order has id 7\.\n[\s\S]*status: 404,\n\s+code: 'ORDER_NOT_FOUND',\n\s+requestId: 'req-7'/,
+    );
   });
 });

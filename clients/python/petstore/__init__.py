@@ -1,6 +1,7 @@
 """The official Python client of the Pet Store API: `from petstore import PetStore`."""
 
 from ._client import DEFAULT_BASE_URL, AsyncPetStore, PetStore
+from ._deprecation import PetStoreDeprecationWarning
 from ._errors import (
     AuthenticationError,
     BadRequestError,
@@ -38,10 +39,14 @@ from ._models import (
     WebhookSecret,
     WebhookTestEvent,
 )
+from ._logging import log_from_environment
 from ._pagination import AsyncPage, AsyncPager, Page, Pager
+from ._transport import RawResponse, Timeout
 from ._version import __version__
 from ._webhooks import WebhookHeaders, Webhooks, WebhookVerificationError, webhooks
 from .resources.webhook_endpoints import CreatedWebhookEndpoint
+
+log_from_environment()
 
 __all__ = [
     "API_VERSION",
@@ -74,9 +79,12 @@ __all__ = [
     "PetCreatedEvent",
     "PetStatus",
     "PetStore",
+    "PetStoreDeprecationWarning",
     "PetStoreError",
     "RateLimitError",
+    "RawResponse",
     "ServiceUnavailableError",
+    "Timeout",
     "TimeoutError",
     "UnprocessableEntityError",
     "WebhookAttempt",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from types import TracebackType
 
 import httpx
 
-from ._transport import AsyncTransport, SyncTransport, TransportOptions
+from ._transport import AsyncTransport, SyncTransport, Timeout, TransportOptions, checked_max_retries, checked_timeout, with_headers
 from ._webhooks import Webhooks, webhooks
 from .resources.events import AsyncEvents, Events
 from .resources.pets import AsyncPets, Pets
@@ -18,26 +19,42 @@ DEFAULT_BASE_URL = "http://127.0.0.1:3000/v1"
 """The first server of the service's committed document (openapi.json): a service started with its defaults."""
 
 
-def _options(api_key: str | None, base_url: str | None, max_retries: int, timeout: float) -> TransportOptions:
+def _options(
+    api_key: str | None,
+    base_url: str | None,
+    max_retries: int,
+    timeout: Timeout,
+    max_retry_after: float,
+    extra_headers: Mapping[str, str] | None,
+) -> TransportOptions:
     """The options given, else the environment's (an empty variable counts as unset), checked once."""
     key = api_key or os.environ.get("PETSTORE_API_KEY")
     if not key:
         raise ValueError("PetStore needs an API key: give api_key=, or set PETSTORE_API_KEY.")
-    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
-        raise ValueError(f"max_retries must be a whole number of 0 or more (got {max_retries!r}).")
-    if not timeout > 0:
-        raise ValueError(f"timeout must be more than 0 seconds (got {timeout!r}).")
+    if isinstance(max_retry_after, bool) or not max_retry_after >= 0:
+        raise ValueError(f"max_retry_after must be 0 seconds or more (got {max_retry_after!r}).")
     base = base_url or os.environ.get("PETSTORE_BASE_URL") or DEFAULT_BASE_URL
-    return TransportOptions(api_key=key, base_url=base.rstrip("/"), max_retries=max_retries, timeout=timeout)
+    return TransportOptions(
+        api_key=key,
+        base_url=base.rstrip("/"),
+        max_retries=checked_max_retries(max_retries),
+        timeout=checked_timeout(timeout),
+        max_retry_after=max_retry_after,
+        extra_headers=dict(extra_headers or {}),
+    )
 
 
 class PetStore:
     """The Pet Store API. `PetStore()` reads PETSTORE_API_KEY and PETSTORE_BASE_URL.
 
-    Every method raises a PetStoreError subclass when the call fails. `max_retries` (2) is how many
-    times a call is retried when a retry is safe and may help; `timeout` (30 s) is how long an
-    attempt may wait to connect and for each part of the answer. `http_client` is an httpx.Client of
-    your own (proxies, certificates); one of the client's own is closed by `close()` or `with`.
+    Every method raises a PetStoreError subclass when the call fails, and takes the call's own
+    `timeout=`, `max_retries=` and `extra_headers=` over these. `max_retries` (2) is how many times
+    a call is retried when a retry is safe and may help; `timeout` (30 s, or an httpx.Timeout) is
+    how long an attempt may wait to connect and for each part of the answer; `max_retry_after`
+    (30 s) the longest Retry-After a call waits for before it retries (asked for longer, it raises
+    at once, with `retry_after`, for you to choose); `extra_headers` are sent with every call.
+    `http_client` is an httpx.Client of your own (proxies, certificates); one of the client's own
+    is closed by `close()` or `with`.
     """
 
     webhooks: Webhooks = webhooks
@@ -49,14 +66,43 @@ class PetStore:
         api_key: str | None = None,
         base_url: str | None = None,
         max_retries: int = 2,
-        timeout: float = 30.0,
+        timeout: Timeout = 30.0,
+        max_retry_after: float = 30.0,
+        extra_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
     ) -> None:
-        self._transport = SyncTransport(_options(api_key, base_url, max_retries, timeout), http_client)
+        options = _options(api_key, base_url, max_retries, timeout, max_retry_after, extra_headers)
+        self._transport = SyncTransport(options, http_client)
         self.pets = Pets(self._transport)
         self.store = Store(self._transport)
         self.webhook_endpoints = WebhookEndpoints(self._transport)
         self.events = Events(self._transport)
+
+    def with_options(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_retries: int | None = None,
+        timeout: Timeout | None = None,
+        max_retry_after: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> PetStore:
+        """A client of these options over this one's (extra_headers added to its own), on this one's connections.
+
+        `petstore.with_options(timeout=5, max_retries=0).pets.list()`. Closing it leaves the
+        connections open: they are this client's to close.
+        """
+        mine = self._transport.options
+        return PetStore(
+            api_key=api_key or mine.api_key,
+            base_url=base_url or mine.base_url,
+            max_retries=mine.max_retries if max_retries is None else max_retries,
+            timeout=mine.timeout if timeout is None else timeout,
+            max_retry_after=mine.max_retry_after if max_retry_after is None else max_retry_after,
+            extra_headers=with_headers(mine.extra_headers, extra_headers or {}),
+            http_client=self._transport.client,
+        )
 
     def close(self) -> None:
         self._transport.close()
@@ -86,14 +132,42 @@ class AsyncPetStore:
         api_key: str | None = None,
         base_url: str | None = None,
         max_retries: int = 2,
-        timeout: float = 30.0,
+        timeout: Timeout = 30.0,
+        max_retry_after: float = 30.0,
+        extra_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
-        self._transport = AsyncTransport(_options(api_key, base_url, max_retries, timeout), http_client)
+        options = _options(api_key, base_url, max_retries, timeout, max_retry_after, extra_headers)
+        self._transport = AsyncTransport(options, http_client)
         self.pets = AsyncPets(self._transport)
         self.store = AsyncStore(self._transport)
         self.webhook_endpoints = AsyncWebhookEndpoints(self._transport)
         self.events = AsyncEvents(self._transport)
+
+    def with_options(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_retries: int | None = None,
+        timeout: Timeout | None = None,
+        max_retry_after: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> AsyncPetStore:
+        """A client of these options over this one's (extra_headers added to its own), on this one's connections.
+
+        Closing it leaves the connections open: they are this client's to close.
+        """
+        mine = self._transport.options
+        return AsyncPetStore(
+            api_key=api_key or mine.api_key,
+            base_url=base_url or mine.base_url,
+            max_retries=mine.max_retries if max_retries is None else max_retries,
+            timeout=mine.timeout if timeout is None else timeout,
+            max_retry_after=mine.max_retry_after if max_retry_after is None else max_retry_after,
+            extra_headers=with_headers(mine.extra_headers, extra_headers or {}),
+            http_client=self._transport.client,
+        )
 
     async def close(self) -> None:
         await self._transport.close()

@@ -53,6 +53,12 @@ class PetStoreError(Exception):
         request = f" (request {self.request_id})" if self.request_id else ""
         return f"{said}: {self.message}{request}" if said else f"{self.message}{request}"
 
+    def __repr__(self) -> str:
+        """What a log's %r, a debugger and a list of errors show: the class, then what the service said."""
+        said = {"status": self.status, "code": self.code, "request_id": self.request_id, "retry_after": self.retry_after}
+        fields = [f"{name}={value!r}" for name, value in said.items() if value is not None]
+        return f"{type(self).__name__}({', '.join([*fields, f'message={self.message!r}'])})"
+
 
 class BadRequestError(PetStoreError):
     """400: the request is not valid (VALIDATION_FAILED and its kin); the message names what."""

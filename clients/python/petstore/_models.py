@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal
 
+from ._api_model import ApiModel
 from ._wire import format_datetime, parse_datetime
 
 API_VERSION: Final = "1.3.0"
@@ -106,7 +107,7 @@ ErrorCode503 = Literal["SERVICE_UNAVAILABLE"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Pet:
+class Pet(ApiModel):
     """An animal in the store."""
 
     id: int
@@ -140,7 +141,7 @@ class Pet:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NewPet:
+class NewPet(ApiModel):
     """An animal to add to the store."""
 
     name: str
@@ -171,7 +172,7 @@ class NewPet:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Order:
+class Order(ApiModel):
     """An order for an animal."""
 
     id: int
@@ -213,7 +214,7 @@ class Order:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NewOrder:
+class NewOrder(ApiModel):
     """An order to place for an animal."""
 
     pet_id: int
@@ -253,7 +254,7 @@ class NewOrder:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Inventory:
+class Inventory(ApiModel):
     """How many animals have each status; every status is always present."""
 
     available: int
@@ -280,7 +281,7 @@ class Inventory:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NewWebhookEndpoint:
+class NewWebhookEndpoint(ApiModel):
     """An endpoint to send events to."""
 
     url: str
@@ -314,7 +315,7 @@ class NewWebhookEndpoint:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NewWebhookEndpointSecret:
+class NewWebhookEndpointSecret(ApiModel):
     """A new endpoint, with its signing secret: the one time it is shown."""
 
     id: str
@@ -373,7 +374,7 @@ class NewWebhookEndpointSecret:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WebhookEndpoint:
+class WebhookEndpoint(ApiModel):
     """An endpoint events are sent to."""
 
     id: str
@@ -426,7 +427,7 @@ class WebhookEndpoint:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WebhookSecret:
+class WebhookSecret(ApiModel):
     """A new signing secret; the previous one keeps signing beside it until
     `previousSecretExpiresAt`.
     """
@@ -456,7 +457,7 @@ class WebhookSecret:
 
 
 @dataclass(frozen=True, kw_only=True)
-class EventData:
+class EventData(ApiModel):
     """What the event is about."""
 
     object: dict[str, Any]
@@ -478,7 +479,7 @@ class EventData:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Event:
+class Event(ApiModel):
     """Something that happened, as sent to webhook endpoints and listed by `GET /events`.
     Immutable. An event carries the whole object as it was then, so a receiver that gets
     events out of order can tell an older one by its content.
@@ -521,7 +522,7 @@ class Event:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Recovery:
+class Recovery(ApiModel):
     """Send again every delivery to this endpoint that failed, of events since a time."""
 
     since: datetime
@@ -542,7 +543,7 @@ class Recovery:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Queued:
+class Queued(ApiModel):
     """How many deliveries were queued."""
 
     queued: int
@@ -563,7 +564,7 @@ class Queued:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WebhookAttempt:
+class WebhookAttempt(ApiModel):
     """One try of a delivery."""
 
     attempted_at: datetime
@@ -603,7 +604,7 @@ class WebhookAttempt:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WebhookDelivery:
+class WebhookDelivery(ApiModel):
     """An event's delivery to one endpoint."""
 
     endpoint_id: str
@@ -635,7 +636,7 @@ class WebhookDelivery:
 
 
 @dataclass(frozen=True, kw_only=True)
-class EventWithDeliveries:
+class EventWithDeliveries(ApiModel):
     """An event and its delivery to each endpoint, every attempt included."""
 
     id: str
@@ -678,7 +679,7 @@ class EventWithDeliveries:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Redelivery:
+class Redelivery(ApiModel):
     """Which endpoint to send the event to again; all subscribed ones when absent."""
 
     endpoint_id: str | None = None
@@ -699,7 +700,7 @@ class Redelivery:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PetCreatedEventData:
+class PetCreatedEventData(ApiModel):
     """The `data` of a PetCreatedEvent."""
 
     object: Pet
@@ -721,7 +722,7 @@ class PetCreatedEventData:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PetCreatedEvent:
+class PetCreatedEvent(ApiModel):
     """A pet was added: the Pet as createPet answered it. Delivered as the body of a signed POST
     (see the callback of createWebhookEndpoint).
     """
@@ -759,7 +760,7 @@ class PetCreatedEvent:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OrderPlacedEventData:
+class OrderPlacedEventData(ApiModel):
     """The `data` of a OrderPlacedEvent."""
 
     object: Order
@@ -781,7 +782,7 @@ class OrderPlacedEventData:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OrderPlacedEvent:
+class OrderPlacedEvent(ApiModel):
     """An order was placed: the Order as placeOrder answered it. Delivered as the body of a
     signed POST (see the callback of createWebhookEndpoint).
     """
@@ -819,7 +820,7 @@ class OrderPlacedEvent:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WebhookTestEventDataObject:
+class WebhookTestEventDataObject(ApiModel):
     """The `object` of a WebhookTestEventData."""
 
     endpoint_id: str
@@ -840,7 +841,7 @@ class WebhookTestEventDataObject:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WebhookTestEventData:
+class WebhookTestEventData(ApiModel):
     """The `data` of a WebhookTestEvent."""
 
     object: WebhookTestEventDataObject
@@ -861,7 +862,7 @@ class WebhookTestEventData:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WebhookTestEvent:
+class WebhookTestEvent(ApiModel):
     """Sent by testWebhookEndpoint to that endpoint only: the endpoint it was sent to. Delivered
     as the body of a signed POST (see the callback of createWebhookEndpoint).
     """

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Itera
 from typing import Any, Generic, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
-from ._transport import ApiRequest, AsyncTransport, SyncTransport
+from ._transport import ApiRequest, AsyncTransport, CallOptions, SyncTransport
 
 T = TypeVar("T")
 Query = Mapping[str, str | int | None]
@@ -22,9 +22,11 @@ Query = Mapping[str, str | int | None]
 class Page(Generic[T]):
     """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
 
-    def __init__(self, data: list[T], next_page: Callable[[], Page[T]] | None) -> None:
+    def __init__(self, data: list[T], next_page: Callable[[], Page[T]] | None, request_id: str | None = None) -> None:
         self.data = data
         self._next_page = next_page
+        self._request_id = request_id
+        """The X-Request-Id of this page's answer: quote it to support."""
 
     def has_next_page(self) -> bool:
         return self._next_page is not None
@@ -61,9 +63,11 @@ class Pager(Generic[T]):
 class AsyncPage(Generic[T]):
     """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
 
-    def __init__(self, data: list[T], next_page: Callable[[], Awaitable[AsyncPage[T]]] | None) -> None:
+    def __init__(self, data: list[T], next_page: Callable[[], Awaitable[AsyncPage[T]]] | None, request_id: str | None = None) -> None:
         self.data = data
         self._next_page = next_page
+        self._request_id = request_id
+        """The X-Request-Id of this page's answer: quote it to support."""
 
     def has_next_page(self) -> bool:
         return self._next_page is not None
@@ -101,24 +105,26 @@ class AsyncPager(Generic[T]):
                 yield item
 
 
-def list_pages(transport: SyncTransport, path: str, query: Query, parse_item: Callable[[Any], T]) -> Pager[T]:
-    """Lists `path` with `query`, page by page."""
+def list_pages(transport: SyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions) -> Pager[T]:
+    """Lists `path` with `query`, page by page, each page's request with the call's `options`."""
 
     def load(page_query: Query) -> Page[T]:
-        answer = transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query))
+        answer = transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query), options)
         next_query = next_page_query(answer.headers.get("link"))
-        return Page(answer.data, None if next_query is None else partial(load, next_query))
+        return Page(answer.data, None if next_query is None else partial(load, next_query), answer.request_id)
 
     return Pager(partial(load, query))
 
 
-def list_async_pages(transport: AsyncTransport, path: str, query: Query, parse_item: Callable[[Any], T]) -> AsyncPager[T]:
-    """Lists `path` with `query`, page by page."""
+def list_async_pages(
+    transport: AsyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions
+) -> AsyncPager[T]:
+    """Lists `path` with `query`, page by page, each page's request with the call's `options`."""
 
     async def load(page_query: Query) -> AsyncPage[T]:
-        answer = await transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query))
+        answer = await transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query), options)
         next_query = next_page_query(answer.headers.get("link"))
-        return AsyncPage(answer.data, None if next_query is None else partial(load, next_query))
+        return AsyncPage(answer.data, None if next_query is None else partial(load, next_query), answer.request_id)
 
     return AsyncPager(partial(load, query))
 

@@ -10,7 +10,8 @@ TypeScript SDK's openapi.ts is kept. Only the standard library, so it runs where
 
 What it writes, from the document alone:
 - each object schema as a frozen dataclass with snake_case fields, `from_wire` (the JSON answer,
-  camelCase, to the model; date-times to aware datetimes) and `to_wire` (back, leaving out what is None);
+  camelCase, to the model; date-times to aware datetimes) and `to_wire` (back, leaving out what is None),
+  on petstore/_api_model.py's ApiModel (the request id of the answer it came in);
 - each enumeration as a Literal alias, inline ones named after their schema and property;
 - the union a callback delivers (a webhook's event), with a table from its discriminator to its class;
 - the error codes of every HTTP status (the Error schema's `x-codes-by-status`); the Error schema
@@ -115,6 +116,7 @@ class Generator:
                 "from datetime import datetime",
                 "from typing import Any, Final, Literal",
                 "",
+                "from ._api_model import ApiModel",
                 "from ._wire import format_datetime, parse_datetime",
                 "",
                 "API_VERSION: Final = " + json.dumps(self.document["info"]["version"]),
@@ -236,7 +238,7 @@ class Generator:
                 fields += docstring(description, "    ")
         self.classes += [
             "@dataclass(frozen=True, kw_only=True)",
-            f"class {name}:",
+            f"class {name}(ApiModel):",
             *docstring(schema.get("description", name), "    "),
             "",
             *fields,

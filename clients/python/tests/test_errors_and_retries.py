@@ -54,6 +54,8 @@ async def test_raises_the_class_of_each_status_the_service_answers_with_its_code
         assert request_id in await eventually(log, lambda text: request_id in text), "the id support finds in the log"
         assert isinstance(missing.value, PetStoreError)
         assert str(missing.value) == f"404 ORDER_NOT_FOUND: {missing.value.message} (request {missing.value.request_id})"
+        message = missing.value.message
+        assert repr(missing.value) == f"NotFoundError(status=404, code='ORDER_NOT_FOUND', request_id='{request_id}', message={message!r})"
 
         with pytest.raises(BadRequestError) as invalid:
             await call(petstore.pets.create(name=" ", category_id=1))

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from petstore import Inventory, Order, Pet
+from petstore import Inventory, Order, Pet, PetStoreDeprecationWarning
 from support.both import Connect, call, collect, pages_of
 
 PAGED = 260  # more than 250, over six pages of 50
@@ -19,7 +19,7 @@ async def test_creates_a_pet_with_the_defaults_left_out_and_reads_it_back(connec
         rex = await call(petstore.pets.create(name="Rex 🐕", category_id=3))
         assert isinstance(rex, Pet)
         assert (rex.name, rex.category_id, rex.status) == ("Rex 🐕", 3, "available")
-        with pytest.warns(DeprecationWarning, match="5 December 2030"):
+        with pytest.warns(PetStoreDeprecationWarning, match="5 December 2030"):
             assert await call(petstore.pets.get(rex.id)) == rex
 
 

@@ -1,5 +1,6 @@
+import { consoleLogger, Log, type Logger, type LogLevel, logLevelOf } from './logging.js';
 import { Events, Pets, Store, WebhookEndpoints } from './resources.js';
-import { type Fetch, Transport } from './transport.js';
+import { checkedMaxRetries, checkedTimeoutMs, type Fetch, Transport, withHeaders } from './transport.js';
 import { webhooks } from './webhooks.js';
 
 /** The first server of the service's committed document (openapi.json): a service started with its defaults. */
@@ -14,13 +15,25 @@ export interface PetStoreOptions {
   readonly maxRetries?: number;
   /** How long one attempt may wait for its answer, in ms (30,000). */
   readonly timeoutMs?: number;
+  /** The longest Retry-After a call waits for, in ms (30,000): asked for longer, it throws at once, with `retryAfter`, for you to choose. */
+  readonly maxRetryAfterMs?: number;
+  /** Headers sent with every call (a call's own extraHeaders go over them). */
+  readonly extraHeaders?: Readonly<Record<string, string>>;
   /** A fetch of your own; Node 22+'s when left out. */
   readonly fetch?: Fetch;
+  /** Where the client says what it did (logging.ts): the console's stderr when left out. */
+  readonly logger?: Logger;
+  /** `info` or `debug` to log; PETSTORE_LOG when left out, else `off`. */
+  readonly logLevel?: LogLevel;
 }
 
+/** A client's options as withOptions() changes them: all but its fetch, which the clients share. */
+export type ClientOptions = Omit<PetStoreOptions, 'fetch'>;
+
 /**
- * The Pet Store API. `new PetStore()` reads PETSTORE_API_KEY and PETSTORE_BASE_URL; every method
- * throws a PetStoreError subclass when the call fails (errors.ts).
+ * The Pet Store API. `new PetStore()` reads PETSTORE_API_KEY, PETSTORE_BASE_URL and PETSTORE_LOG;
+ * every method throws a PetStoreError subclass when the call fails (errors.ts), and takes the
+ * call's own options last (RequestOptions: timeoutMs, maxRetries, extraHeaders, signal).
  */
 export class PetStore {
   readonly pets: Pets;
@@ -29,18 +42,40 @@ export class PetStore {
   readonly events: Events;
   /** Checks a delivery's signature (also exported on its own: a receiver needs no API key). */
   readonly webhooks = webhooks;
+  /** What this client was made with, the environment read: what withOptions() starts from. */
+  private readonly settings: Required<Omit<PetStoreOptions, 'logLevel'>> & { readonly logLevel: LogLevel };
 
-  constructor({ apiKey = environment('PETSTORE_API_KEY'), baseUrl, maxRetries = 2, timeoutMs = 30_000, fetch }: PetStoreOptions = {}) {
+  constructor(options: PetStoreOptions = {}) {
+    const apiKey = options.apiKey ?? environment('PETSTORE_API_KEY');
     if (!apiKey) throw new Error('PetStore needs an API key: give apiKey, or set PETSTORE_API_KEY.');
-    const base = (baseUrl ?? environment('PETSTORE_BASE_URL') ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    if (!Number.isInteger(maxRetries) || maxRetries < 0)
-      throw new Error(`maxRetries must be a whole number of 0 or more (got ${maxRetries}).`);
-    if (!(timeoutMs > 0)) throw new Error(`timeoutMs must be more than 0 (got ${timeoutMs}).`);
-    const transport = new Transport({ apiKey, baseUrl: base, maxRetries, timeoutMs, fetch: fetch ?? defaultFetch() });
+    const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+    if (!(maxRetryAfterMs >= 0)) throw new Error(`maxRetryAfterMs must be 0 or more (got ${maxRetryAfterMs}).`);
+    this.settings = {
+      apiKey,
+      baseUrl: (options.baseUrl ?? environment('PETSTORE_BASE_URL') ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+      maxRetries: checkedMaxRetries(options.maxRetries ?? 2),
+      timeoutMs: checkedTimeoutMs(options.timeoutMs ?? 30_000),
+      maxRetryAfterMs,
+      extraHeaders: { ...options.extraHeaders },
+      fetch: options.fetch ?? defaultFetch(),
+      logger: options.logger ?? consoleLogger,
+      logLevel: logLevelOf(options.logLevel, environment('PETSTORE_LOG')),
+    };
+    const { logger, logLevel, ...rest } = this.settings;
+    const transport = new Transport({ ...rest, log: new Log(logger, logLevel) });
     this.pets = new Pets(transport);
     this.store = new Store(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.events = new Events(transport);
+  }
+
+  /**
+   * A client of these options over this one's (extraHeaders added to its own), sharing its fetch
+   * and so its connections: `petstore.withOptions({ timeoutMs: 5_000, maxRetries: 0 }).pets.list()`.
+   */
+  withOptions(options: ClientOptions): PetStore {
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    return new PetStore({ ...this.settings, ...given, extraHeaders: withHeaders(this.settings.extraHeaders, options.extraHeaders ?? {}) });
   }
 }
 

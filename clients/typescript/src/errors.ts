@@ -117,6 +117,18 @@ export class TimeoutError extends ConnectionError {
   override readonly name = 'TimeoutError';
 }
 
+/**
+ * The call's `signal` cancelled it: nothing more is sent and no retry follows, though an attempt
+ * already sent may have been carried out. `cause` is the signal's reason. Named as fetch names its
+ * own, so that `error.name === 'AbortError'` checks keep working.
+ */
+export class AbortError extends PetStoreError {
+  override readonly name = 'AbortError';
+  declare readonly status: undefined;
+  declare readonly code: undefined;
+  declare readonly requestId: undefined;
+}
+
 const BY_STATUS: Readonly<Record<number, new (message: string, details: ErrorDetails) => PetStoreError>> = {
   400: BadRequestError,
   401: AuthenticationError,

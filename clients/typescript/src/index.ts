@@ -1,6 +1,8 @@
 // The package's one entry point: what an integrator imports from '@petstore/client'.
-export { DEFAULT_BASE_URL, PetStore, type PetStoreOptions } from './client.js';
+export { ApiPromise, type AnswerHeaders, type RawResponse, type WithRequestId } from './api-promise.js';
+export { type ClientOptions, DEFAULT_BASE_URL, PetStore, type PetStoreOptions } from './client.js';
 export {
+  AbortError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -16,6 +18,7 @@ export {
   TimeoutError,
   UnprocessableEntityError,
 } from './errors.js';
+export type { Logger, LogLevel } from './logging.js';
 export { Page, PagePromise } from './pagination.js';
 export type {
   CreatedWebhookEndpoint,
@@ -36,8 +39,9 @@ export type {
   OrderStatus,
   Pet,
   PetStatus,
+  RedeliverOptions,
 } from './resources.js';
-export type { Fetch, FetchInit, FetchResponse } from './transport.js';
+export type { AbortSignalLike, Fetch, FetchInit, FetchResponse, RequestOptions } from './transport.js';
 export {
   type OrderPlacedEvent,
   type PetCreatedEvent,

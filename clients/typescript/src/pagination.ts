@@ -1,4 +1,5 @@
-import type { Transport } from './transport.js';
+import type { RawResponse } from './api-promise.js';
+import type { RequestOptions, Transport } from './transport.js';
 
 /** One page of a listing: its items, and the way to the next page when there is one. */
 export class Page<Item> {
@@ -6,6 +7,8 @@ export class Page<Item> {
     /** The items of this page, in ascending id order. */
     readonly data: Item[],
     private readonly next: (() => Promise<Page<Item>>) | undefined,
+    /** The X-Request-Id of this page's answer: quote it to support. */
+    readonly _request_id?: string,
   ) {}
 
   hasNextPage(): boolean {
@@ -21,13 +24,19 @@ export class Page<Item> {
 
 /**
  * A listing: awaited, its first page; iterated with `for await`, every item of every page, each
- * page fetched as the one before runs out, by following the `Link: rel="next"` header.
+ * page fetched as the one before runs out, by following the `Link: rel="next"` header;
+ * `withResponse()`, the first page's whole answer.
  */
 export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Item> {
   readonly [Symbol.toStringTag] = 'PagePromise';
-  private first: Promise<Page<Item>> | undefined;
+  private first: Promise<RawResponse<Page<Item>>> | undefined;
 
-  constructor(private readonly load: () => Promise<Page<Item>>) {}
+  constructor(private readonly load: () => Promise<RawResponse<Page<Item>>>) {}
+
+  /** The first page's status, headers and request id, with the page as `data`. */
+  withResponse(): Promise<RawResponse<Page<Item>>> {
+    return this.firstAnswer();
+  }
 
   then<Fulfilled = Page<Item>, Rejected = never>(
     onFulfilled?: ((page: Page<Item>) => Fulfilled | PromiseLike<Fulfilled>) | null,
@@ -45,9 +54,13 @@ export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Ite
   }
 
   /** Requested once, when first awaited or iterated. */
-  private firstPage(): Promise<Page<Item>> {
+  private firstAnswer(): Promise<RawResponse<Page<Item>>> {
     this.first ??= this.load();
     return this.first;
+  }
+
+  private firstPage(): Promise<Page<Item>> {
+    return this.firstAnswer().then(({ data }) => data);
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Item> {
@@ -58,15 +71,22 @@ export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Ite
 }
 
 /**
- * Lists `path` with `query`, page by page. The next page's query (limit, status, cursor) is taken
- * from the `Link: rel="next"` URL and sent to this client's own base URL: the link names the
- * service's public address (PUBLIC_BASE_URL), which a client inside the network may not reach.
+ * Lists `path` with `query`, page by page, each page's request with the call's `options`. The next
+ * page's query (limit, status, cursor) is taken from the `Link: rel="next"` URL and sent to this
+ * client's own base URL: the link names the service's public address (PUBLIC_BASE_URL), which a
+ * client inside the network may not reach.
  */
-export function listPages<Item>(transport: Transport, path: string, query: Record<string, string | number | undefined>): PagePromise<Item> {
-  const load = async (pageQuery: Record<string, string | number | undefined>): Promise<Page<Item>> => {
-    const { data, headers } = await transport.send<Item[]>({ method: 'GET', path, query: pageQuery });
-    const next = nextPageQuery(headers.get('link'));
-    return new Page(data, next && (() => load(next)));
+export function listPages<Item>(
+  transport: Transport,
+  path: string,
+  query: Record<string, string | number | undefined>,
+  options: RequestOptions,
+): PagePromise<Item> {
+  const load = async (pageQuery: Record<string, string | number | undefined>): Promise<RawResponse<Page<Item>>> => {
+    const answer = await transport.send<Item[]>({ method: 'GET', path, query: pageQuery }, options);
+    const next = nextPageQuery(answer.headers.get('link'));
+    const page = new Page(answer.data, next && (async () => (await load(next)).data), answer.requestId);
+    return { ...answer, data: page };
   };
   return new PagePromise(() => load(query));
 }

@@ -1,6 +1,7 @@
+import { ApiPromise, type RawResponse } from './api-promise.js';
 import type { components, operations } from './openapi.js';
 import { listPages, type PagePromise } from './pagination.js';
-import type { Transport } from './transport.js';
+import type { ApiRequest, RequestOptions, Transport } from './transport.js';
 
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
@@ -22,7 +23,7 @@ export type EventWithDeliveries = components['schemas']['EventWithDeliveries'];
 export type ListWebhookEndpointsQuery = Omit<NonNullable<operations['listWebhookEndpoints']['parameters']['query']>, 'cursor'>;
 export type ListEventsQuery = Omit<NonNullable<operations['listEvents']['parameters']['query']>, 'cursor'>;
 
-export interface CreateOptions {
+export interface CreateOptions extends RequestOptions {
   /**
    * Makes the create safe to retry: the service carries it out once per key. The client makes one
    * (a UUID) when none is given, and sends the same one on every retry of the call.
@@ -30,20 +31,42 @@ export interface CreateOptions {
   readonly idempotencyKey?: string;
 }
 
+export interface RedeliverOptions extends RequestOptions {
+  /** The one endpoint to send the event to again (every one subscribed when left out). */
+  readonly endpointId?: string;
+}
+
 const newIdempotencyKey = () => globalThis.crypto.randomUUID();
+
+/** Sends `request` with the call's options: awaited, the parsed answer; `withResponse()`, the whole of it. */
+function call<T>(transport: Transport, request: ApiRequest, options: RequestOptions): ApiPromise<T> {
+  return new ApiPromise(transport.send<T>(request, options));
+}
+
+/** A create: sent with the caller's Idempotency-Key, else one made for this call and kept for its retries. */
+function create<T>(transport: Transport, path: string, body: unknown, options: CreateOptions): ApiPromise<T> {
+  const { idempotencyKey = newIdempotencyKey(), ...rest } = options;
+  return call<T>(transport, { method: 'POST', path, body, idempotencyKey }, rest);
+}
+
+/** A call the service answers `{ queued }`: its number, the whole answer kept for withResponse(). */
+function queued(transport: Transport, request: ApiRequest, options: RequestOptions): ApiPromise<number> {
+  const answer = transport.send<{ queued: number }>(request, options);
+  return new ApiPromise(answer.then((raw): RawResponse<number> => ({ ...raw, data: raw.data.queued })));
+}
 
 /** The animals of the store. Reading needs a key with `pets:read`, adding one with `pets:write`. */
 export class Pets {
   constructor(private readonly transport: Transport) {}
 
   /** Every pet, or those of one status, in ascending id order: await it for the first page, or `for await` every pet. */
-  list(query: ListPetsQuery = {}): PagePromise<Pet> {
-    return listPages<Pet>(this.transport, '/pets', { ...query });
+  list(query: ListPetsQuery = {}, options: RequestOptions = {}): PagePromise<Pet> {
+    return listPages<Pet>(this.transport, '/pets', { ...query }, options);
   }
 
   /** Adds a pet; `status` is `available` when left out. */
-  async create(body: NewPet, { idempotencyKey = newIdempotencyKey() }: CreateOptions = {}): Promise<Pet> {
-    return (await this.transport.send<Pet>({ method: 'POST', path: '/pets', body, idempotencyKey })).data;
+  create(body: NewPet, options: CreateOptions = {}): ApiPromise<Pet> {
+    return create<Pet>(this.transport, '/pets', body, options);
   }
 
   /**
@@ -51,8 +74,8 @@ export class Pets {
    * @deprecated getPet is removed on 5 December 2030 (its Sunset header says so): list with a
    * `status` filter instead, `petstore.pets.list({ status })`.
    */
-  async get(petId: number): Promise<Pet> {
-    return (await this.transport.send<Pet>({ method: 'GET', path: `/pets/${encodeURIComponent(petId)}` })).data;
+  get(petId: number, options: RequestOptions = {}): ApiPromise<Pet> {
+    return call<Pet>(this.transport, { method: 'GET', path: `/pets/${encodeURIComponent(petId)}` }, options);
   }
 }
 
@@ -61,18 +84,18 @@ export class Orders {
   constructor(private readonly transport: Transport) {}
 
   /** Every order, or those of one status, in ascending id order: await it for the first page, or `for await` every order. Needs `store:read`. */
-  list(query: ListOrdersQuery = {}): PagePromise<Order> {
-    return listPages<Order>(this.transport, '/store/orders', { ...query });
+  list(query: ListOrdersQuery = {}, options: RequestOptions = {}): PagePromise<Order> {
+    return listPages<Order>(this.transport, '/store/orders', { ...query }, options);
   }
 
   /** Places an order for an existing pet (else NotFoundError, PET_NOT_FOUND). Needs `store:write`. */
-  async create(body: NewOrder, { idempotencyKey = newIdempotencyKey() }: CreateOptions = {}): Promise<Order> {
-    return (await this.transport.send<Order>({ method: 'POST', path: '/store/orders', body, idempotencyKey })).data;
+  create(body: NewOrder, options: CreateOptions = {}): ApiPromise<Order> {
+    return create<Order>(this.transport, '/store/orders', body, options);
   }
 
   /** One order by its id. Needs `store:read`. */
-  async get(orderId: number): Promise<Order> {
-    return (await this.transport.send<Order>({ method: 'GET', path: `/store/orders/${encodeURIComponent(orderId)}` })).data;
+  get(orderId: number, options: RequestOptions = {}): ApiPromise<Order> {
+    return call<Order>(this.transport, { method: 'GET', path: `/store/orders/${encodeURIComponent(orderId)}` }, options);
   }
 }
 
@@ -85,8 +108,8 @@ export class Store {
   }
 
   /** How many pets there are of each status. Needs `store:read`. */
-  async inventory(): Promise<Inventory> {
-    return (await this.transport.send<Inventory>({ method: 'GET', path: '/store/inventory' })).data;
+  inventory(options: RequestOptions = {}): ApiPromise<Inventory> {
+    return call<Inventory>(this.transport, { method: 'GET', path: '/store/inventory' }, options);
   }
 }
 
@@ -98,48 +121,47 @@ export class WebhookEndpoints {
   constructor(private readonly transport: Transport) {}
 
   /** Adds an endpoint; the answer holds its signing secret (`whsec_…`), shown this once: keep it. */
-  async create(body: NewWebhookEndpoint, { idempotencyKey = newIdempotencyKey() }: CreateOptions = {}): Promise<CreatedWebhookEndpoint> {
-    return (await this.transport.send<CreatedWebhookEndpoint>({ method: 'POST', path: '/webhook-endpoints', body, idempotencyKey })).data;
+  create(body: NewWebhookEndpoint, options: CreateOptions = {}): ApiPromise<CreatedWebhookEndpoint> {
+    return create<CreatedWebhookEndpoint>(this.transport, '/webhook-endpoints', body, options);
   }
 
   /** Every endpoint, oldest first: await it for the first page, or `for await` every endpoint. */
-  list(query: ListWebhookEndpointsQuery = {}): PagePromise<WebhookEndpoint> {
-    return listPages<WebhookEndpoint>(this.transport, '/webhook-endpoints', { ...query });
+  list(query: ListWebhookEndpointsQuery = {}, options: RequestOptions = {}): PagePromise<WebhookEndpoint> {
+    return listPages<WebhookEndpoint>(this.transport, '/webhook-endpoints', { ...query }, options);
   }
 
-  async get(endpointId: string): Promise<WebhookEndpoint> {
-    return (await this.transport.send<WebhookEndpoint>({ method: 'GET', path: endpointPath(endpointId) })).data;
+  get(endpointId: string, options: RequestOptions = {}): ApiPromise<WebhookEndpoint> {
+    return call<WebhookEndpoint>(this.transport, { method: 'GET', path: endpointPath(endpointId) }, options);
   }
 
   /** Removes the endpoint: nothing more is sent to it. */
-  async delete(endpointId: string): Promise<void> {
-    await this.transport.send<void>({ method: 'DELETE', path: endpointPath(endpointId) });
+  delete(endpointId: string, options: RequestOptions = {}): ApiPromise<void> {
+    return call<void>(this.transport, { method: 'DELETE', path: endpointPath(endpointId) }, options);
   }
 
   /** Stops deliveries to the endpoint until it is enabled again; events meanwhile are not queued for it (`events.redeliver` sends one). */
-  async disable(endpointId: string): Promise<WebhookEndpoint> {
-    return (await this.transport.send<WebhookEndpoint>({ method: 'POST', path: `${endpointPath(endpointId)}/disable` })).data;
+  disable(endpointId: string, options: RequestOptions = {}): ApiPromise<WebhookEndpoint> {
+    return call<WebhookEndpoint>(this.transport, { method: 'POST', path: `${endpointPath(endpointId)}/disable` }, options);
   }
 
-  async enable(endpointId: string): Promise<WebhookEndpoint> {
-    return (await this.transport.send<WebhookEndpoint>({ method: 'POST', path: `${endpointPath(endpointId)}/enable` })).data;
+  enable(endpointId: string, options: RequestOptions = {}): ApiPromise<WebhookEndpoint> {
+    return call<WebhookEndpoint>(this.transport, { method: 'POST', path: `${endpointPath(endpointId)}/enable` }, options);
   }
 
   /** A new signing secret; the previous one keeps signing beside it for 24 hours, so a receiver can roll without a miss. */
-  async rotateSecret(endpointId: string): Promise<WebhookSecret> {
-    return (await this.transport.send<WebhookSecret>({ method: 'POST', path: `${endpointPath(endpointId)}/rotate-secret` })).data;
+  rotateSecret(endpointId: string, options: RequestOptions = {}): ApiPromise<WebhookSecret> {
+    return call<WebhookSecret>(this.transport, { method: 'POST', path: `${endpointPath(endpointId)}/rotate-secret` }, options);
   }
 
   /** Sends a `webhook.test` event to this endpoint only; answers the event queued. */
-  async test(endpointId: string): Promise<Event> {
-    return (await this.transport.send<Event>({ method: 'POST', path: `${endpointPath(endpointId)}/test` })).data;
+  test(endpointId: string, options: RequestOptions = {}): ApiPromise<Event> {
+    return call<Event>(this.transport, { method: 'POST', path: `${endpointPath(endpointId)}/test` }, options);
   }
 
   /** Sends again every delivery to this endpoint that failed, of events since `since`; answers how many were queued. */
-  async recover(endpointId: string, since: Date | string): Promise<number> {
+  recover(endpointId: string, since: Date | string, options: RequestOptions = {}): ApiPromise<number> {
     const body = { since: since instanceof Date ? since.toISOString() : since };
-    return (await this.transport.send<{ queued: number }>({ method: 'POST', path: `${endpointPath(endpointId)}/recover`, body })).data
-      .queued;
+    return queued(this.transport, { method: 'POST', path: `${endpointPath(endpointId)}/recover`, body }, options);
   }
 }
 
@@ -151,20 +173,19 @@ export class Events {
   constructor(private readonly transport: Transport) {}
 
   /** Every event, or those of one type, oldest first: await it for the first page, or `for await` every event. */
-  list(query: ListEventsQuery = {}): PagePromise<Event> {
-    return listPages<Event>(this.transport, '/events', { ...query });
+  list(query: ListEventsQuery = {}, options: RequestOptions = {}): PagePromise<Event> {
+    return listPages<Event>(this.transport, '/events', { ...query }, options);
   }
 
   /** One event, with its delivery to each endpoint and every attempt. */
-  async get(eventId: string): Promise<EventWithDeliveries> {
-    return (await this.transport.send<EventWithDeliveries>({ method: 'GET', path: `/events/${encodeURIComponent(eventId)}` })).data;
+  get(eventId: string, options: RequestOptions = {}): ApiPromise<EventWithDeliveries> {
+    return call<EventWithDeliveries>(this.transport, { method: 'GET', path: `/events/${encodeURIComponent(eventId)}` }, options);
   }
 
   /** Sends the event again, to one endpoint or to every one subscribed; answers how many deliveries were queued. */
-  async redeliver(eventId: string, { endpointId }: { endpointId?: string } = {}): Promise<number> {
+  redeliver(eventId: string, { endpointId, ...options }: RedeliverOptions = {}): ApiPromise<number> {
     const path = `/events/${encodeURIComponent(eventId)}/redeliver`;
-    return (await this.transport.send<{ queued: number }>({ method: 'POST', path, body: endpointId === undefined ? {} : { endpointId } }))
-      .data.queued;
+    return queued(this.transport, { method: 'POST', path, body: endpointId === undefined ? {} : { endpointId } }, options);
   }
 }
 

@@ -1,4 +1,6 @@
-import { ConnectionError, errorOfAnswer, PetStoreError, TimeoutError } from './errors.js';
+import { type AnswerHeaders, type RawResponse, type WithRequestId, withRequestId } from './api-promise.js';
+import { AbortError, ConnectionError, errorOfAnswer, PetStoreError, TimeoutError } from './errors.js';
+import type { Log } from './logging.js';
 
 /**
  * The `fetch` this client calls: Node 22+'s own by default, any implementation of this shape
@@ -16,8 +18,28 @@ export interface FetchInit {
 
 export interface FetchResponse {
   readonly status: number;
-  readonly headers: { get(name: string): string | null };
+  readonly headers: AnswerHeaders;
   text(): Promise<string>;
+}
+
+/** An AbortSignal (the DOM's, Node's, `AbortSignal.timeout()`'s): the part the client uses, declared for the reason Fetch is. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** What one call may set for itself, over the client's options. */
+export interface RequestOptions {
+  /** How long each attempt of this call may wait for its answer, in ms (the client's timeoutMs). */
+  readonly timeoutMs?: number;
+  /** How many times this call is retried when a retry is safe and may help (the client's maxRetries). */
+  readonly maxRetries?: number;
+  /** Headers sent with this call, over the client's extraHeaders and its own (names compared whatever their case). */
+  readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** Cancels the call, whether an attempt is in flight or it waits to retry: it then throws AbortError. */
+  readonly signal?: AbortSignalLike;
 }
 
 export interface TransportOptions {
@@ -25,7 +47,10 @@ export interface TransportOptions {
   readonly baseUrl: string;
   readonly maxRetries: number;
   readonly timeoutMs: number;
+  readonly maxRetryAfterMs: number;
+  readonly extraHeaders: Readonly<Record<string, string>>;
   readonly fetch: Fetch;
+  readonly log: Log;
 }
 
 /** A request to the API: the path under the base URL (`/pets`), its query, its JSON body. */
@@ -38,14 +63,17 @@ export interface ApiRequest {
   readonly idempotencyKey?: string;
 }
 
-/** What the API answered: the parsed body and the headers (for Link). */
-export interface ApiAnswer<T> {
-  readonly data: T;
-  readonly headers: FetchResponse['headers'];
+/** One call as it is sent: the client's options with the call's own over them. */
+interface Call {
+  /** `METHOD /path?query`, as the log names the call. */
+  readonly label: string;
+  readonly url: string;
+  readonly attempts: number;
+  readonly timeoutMs: number;
+  readonly headers: Record<string, string>;
+  readonly signal: AbortSignalLike | undefined;
 }
 
-/** A Retry-After longer than this is waited for this long only (the call would rather fail than hang). */
-const MAX_RETRY_AFTER_MS = 30_000;
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 
@@ -54,37 +82,36 @@ export const CLIENT_VERSION = '1.3.0';
 
 /**
  * Sends requests with the API key, a time-out per attempt, and retries where a retry is safe and
- * may help: no answer at all, 409 IDEMPOTENCY_KEY_IN_USE, 429, 502, 503, 504; honouring Retry-After
- * (capped), else backing off exponentially with jitter. A POST is retried only with its
- * Idempotency-Key (every create of this client has one), so that it never happens twice; any other
- * 4xx is never retried.
+ * may help: no answer at all, 409 IDEMPOTENCY_KEY_IN_USE, 429, 502, 503, 504; waiting the
+ * Retry-After asked for (one over maxRetryAfterMs is thrown at once: a retry sooner than asked
+ * would only be refused again), else backing off exponentially with jitter. A POST is retried
+ * only with its Idempotency-Key (every create of this client has one), so that it never happens
+ * twice; any other 4xx is never retried. Logs each attempt, answer and wait (logging.ts).
  */
 export class Transport {
-  constructor(private readonly options: TransportOptions) {}
+  constructor(readonly options: TransportOptions) {}
 
-  async send<T>(request: ApiRequest): Promise<ApiAnswer<T>> {
-    for (let attempt = 0; ; attempt++) {
+  async send<T>(request: ApiRequest, options: RequestOptions = {}): Promise<RawResponse<WithRequestId<T>>> {
+    const call = this.call(request, options);
+    for (let attempt = 1; ; attempt++) {
       let error: PetStoreError;
       try {
-        return await this.attempt<T>(request);
+        return await this.attempt<T>(request, call, attempt);
       } catch (caught) {
-        if (!(caught instanceof PetStoreError)) throw caught;
+        if (!(caught instanceof PetStoreError) || caught instanceof AbortError) throw caught;
         error = caught;
       }
-      if (attempt >= this.options.maxRetries || !isRetryable(error, request)) throw error;
-      await sleep(delayBefore(attempt + 1, error.retryAfter));
+      const delay = this.delayBeforeRetry(request, call, attempt, error);
+      if (delay === undefined) throw error;
+      await this.sleep(delay, call);
     }
   }
 
-  /** The absolute URL of a path and query under the base URL. */
-  url(path: string, query: ApiRequest['query'] = {}): string {
+  private call(request: ApiRequest, options: RequestOptions): Call {
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
-    const rest = search.toString();
-    return `${this.options.baseUrl}${path}${rest === '' ? '' : `?${rest}`}`;
-  }
-
-  private async attempt<T>(request: ApiRequest): Promise<ApiAnswer<T>> {
+    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) search.set(name, String(value));
+    const query = search.toString();
+    const target = query === '' ? request.path : `${request.path}?${query}`;
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.options.apiKey}`,
       Accept: 'application/json',
@@ -92,29 +119,123 @@ export class Transport {
     };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
+    return {
+      label: `${request.method} ${target}`,
+      url: `${this.options.baseUrl}${target}`,
+      attempts: checkedMaxRetries(options.maxRetries ?? this.options.maxRetries) + 1,
+      timeoutMs: checkedTimeoutMs(options.timeoutMs ?? this.options.timeoutMs),
+      headers: withHeaders(withHeaders(headers, this.options.extraHeaders), options.extraHeaders ?? {}),
+      signal: options.signal,
+    };
+  }
+
+  private async attempt<T>(request: ApiRequest, call: Call, attempt: number): Promise<RawResponse<WithRequestId<T>>> {
+    const { log } = this.options;
+    const which = `(attempt ${attempt} of ${call.attempts})`;
+    if (call.signal?.aborted) throw this.cancelled(call, `before ${which.slice(1, -1)}`);
+    const key = request.idempotencyKey === undefined ? '' : `, Idempotency-Key ${request.idempotencyKey}`;
+    log.debug(`${call.label}: sending (attempt ${attempt} of ${call.attempts}${key})`);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    const timer = setTimeout(() => controller.abort(), call.timeoutMs);
+    const cancel = () => controller.abort();
+    call.signal?.addEventListener('abort', cancel, { once: true });
+    const started = Date.now();
     let response: FetchResponse;
     let text: string;
     try {
-      response = await this.options.fetch(this.url(request.path, request.query), {
+      response = await this.options.fetch(call.url, {
         method: request.method,
-        headers,
+        headers: call.headers,
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: controller.signal,
       });
       text = await response.text();
     } catch (cause) {
-      throw controller.signal.aborted
-        ? new TimeoutError(`No answer within ${this.options.timeoutMs} ms: ${request.method} ${request.path}.`, { cause })
-        : new ConnectionError(`No answer: ${request.method} ${request.path} (${describe(cause)}).`, { cause });
+      if (call.signal?.aborted) throw this.cancelled(call, `after ${Date.now() - started} ms ${which}`);
+      const error = controller.signal.aborted
+        ? new TimeoutError(`No answer within ${call.timeoutMs} ms: ${call.label}.`, { cause })
+        : new ConnectionError(`No answer: ${call.label} (${describe(cause)}).`, { cause });
+      log.info(`${call.label}: no answer after ${Date.now() - started} ms, ${error.name} ${which}`);
+      throw error;
     } finally {
       clearTimeout(timer);
+      call.signal?.removeEventListener('abort', cancel);
     }
+    const elapsed = Date.now() - started;
     const body = parseJson(text);
-    if (response.status >= 200 && response.status < 300) return { data: body as T, headers: response.headers };
-    throw errorOfAnswer(response.status, body, response.headers.get('retry-after'), response.headers.get('x-request-id'));
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    if (response.status >= 200 && response.status < 300) {
+      log.info(`${call.label}: ${response.status} in ${elapsed} ms, request ${requestId ?? 'unnamed'} ${which}`);
+      return { data: withRequestId<T>(body, requestId), status: response.status, headers: response.headers, requestId };
+    }
+    const error = errorOfAnswer(response.status, body, response.headers.get('retry-after'), requestId ?? null);
+    const status = [response.status, error.code].filter(Boolean).join(' ');
+    log.info(`${call.label}: ${status} in ${elapsed} ms, request ${error.requestId ?? 'unnamed'} ${which}`);
+    throw error;
   }
+
+  /** Milliseconds to wait before the attempt after `attempt`, or undefined when `error` is final. */
+  private delayBeforeRetry(request: ApiRequest, call: Call, attempt: number, error: PetStoreError): number | undefined {
+    if (attempt >= call.attempts || !isRetryable(error, request)) return undefined;
+    const next = `attempt ${attempt + 1} of ${call.attempts}`;
+    if (error.retryAfter !== undefined) {
+      const { maxRetryAfterMs } = this.options;
+      if (error.retryAfter * 1000 > maxRetryAfterMs) {
+        this.options.log.info(
+          `${call.label}: not waiting the ${error.retryAfter} s Retry-After asks, over maxRetryAfterMs (${maxRetryAfterMs} ms): ${error.name} thrown`,
+        );
+        return undefined;
+      }
+      this.options.log.info(`${call.label}: waiting ${error.retryAfter} s, as Retry-After asks, before ${next}`);
+      return error.retryAfter * 1000;
+    }
+    // 0.5 s, 1 s, 2 s, … up to 8 s, less up to half at random, so that clients failed together do not retry together.
+    const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS) * (1 - Math.random() / 2);
+    this.options.log.info(`${call.label}: waiting ${(backoff / 1000).toFixed(2)} s before ${next}`);
+    return backoff;
+  }
+
+  /** Waits `ms`, unless the call's signal cancels it first. */
+  private sleep(ms: number, call: Call): Promise<void> {
+    return new Promise((wake, fail) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        fail(this.cancelled(call, 'while waiting to retry'));
+      };
+      const timer = setTimeout(() => {
+        call.signal?.removeEventListener('abort', cancel);
+        wake();
+      }, ms);
+      if (call.signal?.aborted) cancel();
+      else call.signal?.addEventListener('abort', cancel, { once: true });
+    });
+  }
+
+  private cancelled(call: Call, when: string): AbortError {
+    this.options.log.info(`${call.label}: cancelled ${when}`);
+    return new AbortError(`Cancelled: ${call.label}.`, { cause: call.signal?.reason });
+  }
+}
+
+export function checkedMaxRetries(maxRetries: number): number {
+  if (!Number.isInteger(maxRetries) || maxRetries < 0)
+    throw new Error(`maxRetries must be a whole number of 0 or more (got ${maxRetries}).`);
+  return maxRetries;
+}
+
+export function checkedTimeoutMs(timeoutMs: number): number {
+  if (!(timeoutMs > 0)) throw new Error(`timeoutMs must be more than 0 (got ${timeoutMs}).`);
+  return timeoutMs;
+}
+
+/** `headers` with `extra` over them; a name given in another case replaces the header rather than doubling it. */
+export function withHeaders(headers: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>>): Record<string, string> {
+  const merged = { ...headers };
+  for (const [name, value] of Object.entries(extra)) {
+    for (const existing of Object.keys(merged)) if (existing.toLowerCase() === name.toLowerCase()) delete merged[existing];
+    merged[name] = value;
+  }
+  return merged;
 }
 
 function isRetryable(error: PetStoreError, request: ApiRequest): boolean {
@@ -122,13 +243,6 @@ function isRetryable(error: PetStoreError, request: ApiRequest): boolean {
   if (error.status === undefined) return true;
   if (error.status === 409) return error.code === 'IDEMPOTENCY_KEY_IN_USE';
   return [429, 502, 503, 504].includes(error.status);
-}
-
-/** Before retry `n` (1, 2, …): the Retry-After asked for, capped, else 0.5 s, 1 s, 2 s, … up to 8 s, less up to half at random. */
-function delayBefore(n: number, retryAfterSeconds: number | undefined): number {
-  if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS);
-  const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (n - 1), MAX_BACKOFF_MS);
-  return backoff * (1 - Math.random() / 2);
 }
 
 function parseJson(text: string): unknown {
@@ -143,5 +257,3 @@ function describe(cause: unknown): string {
   const reason = (cause as { cause?: { code?: string } } | undefined)?.cause?.code;
   return reason ?? (cause instanceof Error ? cause.message : String(cause));
 }
-
-const sleep = (ms: number) => new Promise<void>((wake) => setTimeout(wake, ms));
