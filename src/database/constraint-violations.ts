@@ -16,3 +16,13 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const code = codeOf(error);
   return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
+
+/**
+ * Whether a delete failed on a foreign key: other rows refer to the row. SQLite says so with the
+ * code of a trigger for a RESTRICT action, and with its foreign key's code otherwise.
+ */
+export function isReferencedRow(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code === 'SQLITE_CONSTRAINT_TRIGGER') return /FOREIGN KEY/.test((error as QueryFailedError).message);
+  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

@@ -10,6 +10,7 @@ import { OneSuccessorPerKey1795219800000 } from './migrations/1795219800000-OneS
 import { ApiKeyTimesInMilliseconds1795219900000 } from './migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
 import { CreateWebhooks1795220000000 } from './migrations/1795220000000-CreateWebhooks.js';
 import { ExactClientText1795220100000 } from './migrations/1795220100000-ExactClientText.js';
+import { Lifecycle1795220200000 } from './migrations/1795220200000-Lifecycle.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
 export const MIGRATIONS = [
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   ApiKeyTimesInMilliseconds1795219900000,
   CreateWebhooks1795220000000,
   ExactClientText1795220100000,
+  Lifecycle1795220200000,
 ];
 
 /**

@@ -13,6 +13,8 @@ export class SqlDialect {
   readonly mysql: boolean;
   /** The database's clock, to the millisecond, as `now`. */
   readonly nowSql: string;
+  /** The id the transaction's last insert generated, as an expression. */
+  readonly insertedId: string;
   /**
    * An expression that writes a JsonWithInsertedId: its `before` and `after` as the two parameters,
    * and between them the id the transaction's last insert generated. For the statements that record
@@ -23,7 +25,8 @@ export class SqlDialect {
   constructor(options: DataSourceOptions) {
     this.mysql = isMysql(options);
     this.nowSql = this.mysql ? 'SELECT UTC_TIMESTAMP(3) AS now' : "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now') AS now";
-    this.jsonWithInsertedId = this.mysql ? 'CONCAT(?, LAST_INSERT_ID(), ?)' : '(? || last_insert_rowid() || ?)';
+    this.insertedId = this.mysql ? 'LAST_INSERT_ID()' : 'last_insert_rowid()';
+    this.jsonWithInsertedId = this.mysql ? `CONCAT(?, ${this.insertedId}, ?)` : `(? || ${this.insertedId} || ?)`;
   }
 
   /**

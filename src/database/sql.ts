@@ -12,6 +12,11 @@ import { hasList, utcDatetime, withListsExpanded, withLiterals } from './sql-lit
 export interface Statement {
   readonly sql: string;
   readonly parameters: readonly unknown[];
+  /**
+   * Made to one row as it was read (`… WHERE id = ? AND version = ?`): when it changes no row,
+   * another change came first, and the transaction must not commit (IdempotencyRepository.changeOnce).
+   */
+  readonly toRowAsRead?: true;
 }
 
 /** A row as the database answers it; each repository reads it into a typed value (columns.ts). */

@@ -43,6 +43,18 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'DELETE is not allowed on /v1/pets; allowed: GET, POST.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry in a moment.' },
+  INVALID_TRANSITION: { status: 409, message: 'The pet 42 cannot move from sold to available: sold is final: it moves no more.' },
+  PET_NOT_AVAILABLE: { status: 409, message: 'Pet 42 is pending, not available: it cannot be ordered.' },
+  PET_HAS_OPEN_ORDER: {
+    status: 409,
+    message: 'Pet 42 is held by order 7 (placed): its status moves with that order (PATCH or cancel the order).',
+  },
+  PET_HAS_ORDERS: { status: 409, message: 'Pet 42 is named by orders, which keep it: it cannot be deleted.' },
+  PRECONDITION_FAILED: {
+    status: 412,
+    message:
+      'The pet 42 changed since the representation If-Match names; nothing was changed. Read it again (its ETag is "3x8Qv0Kp2sT7mW1aZyB4cD") and decide anew.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 16 KiB.' },
   EXPECTATION_FAILED: { status: 417, message: 'The service cannot meet the expectation "bogus"; it knows only 100-continue.' },
   IDEMPOTENCY_KEY_REUSED: {
@@ -76,7 +88,10 @@ const HEADERS_BY_STATUS: Readonly<Record<number, HeadersObject>> = {
       schema: { type: 'string' },
     },
   },
-  409: RETRY_AFTER,
+  409: { 'Retry-After': { ...RETRY_AFTER['Retry-After'], description: 'With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying.' } },
+  412: {
+    ETag: { description: 'The entity tag of the current representation.', schema: { type: 'string', example: '"3x8Qv0Kp2sT7mW1aZyB4cD"' } },
+  },
   429: RETRY_AFTER,
   503: RETRY_AFTER,
 };

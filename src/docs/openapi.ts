@@ -46,11 +46,15 @@ export function buildOpenApiDocument(
     .setOpenAPIVersion('3.0.3')
     .setTitle('Pet Store')
     .setDescription(
-      'List, add and read the animals of the pet store. Every operation needs an API key sent as ' +
+      'List, add, change and read the animals of the pet store, and order them. Every operation needs an API key sent as ' +
         "`Authorization: Bearer <API_KEY>` that holds the operation's scope (`pets:read`, `pets:write`, " +
         '`store:read` or `store:write`, named in its description and `x-required-scopes`). Errors are always an `Error` object. The API is for calls from ' +
         'servers: a key is a secret that must never sit in a web page, so browsers are granted no origin ' +
-        '(no CORS; a preflight is answered 401 `API_KEY_MISSING`, saying so).',
+        '(no CORS; a preflight is answered 401 `API_KEY_MISSING`, saying so). Query parameters are strict in value and ' +
+        'form (a known one sent as an array or object, `status[]=sold`, is a 400 naming it) and tolerant in name: an ' +
+        'unknown one is ignored, so that a cache-buster never breaks. Single animals and orders, and pages, carry a strong ' +
+        '`ETag`: `If-None-Match` answers `304 Not Modified` when nothing changed, `If-Match` makes a change apply only to ' +
+        'what you saw.',
     )
     .setVersion(API_VERSION)
     .setContact(PUBLISHER.contact, PUBLISHER.support, PUBLISHER.email)

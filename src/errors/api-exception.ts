@@ -18,6 +18,11 @@ export const ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'REQUEST_TIMEOUT',
   'IDEMPOTENCY_KEY_IN_USE',
+  'INVALID_TRANSITION',
+  'PET_NOT_AVAILABLE',
+  'PET_HAS_OPEN_ORDER',
+  'PET_HAS_ORDERS',
+  'PRECONDITION_FAILED',
   'EXPECTATION_FAILED',
   'PAYLOAD_TOO_LARGE',
   'IDEMPOTENCY_KEY_REUSED',
@@ -139,6 +144,29 @@ export class ServiceStoppingException extends ApiException {
       'Retry-After': '1',
       Connection: 'close',
     });
+  }
+}
+
+/**
+ * A status move the resource does not allow from where it stands; the message names the moves it
+ * allows (`subject` is "pet 3" or "order 7").
+ */
+export class InvalidTransitionException extends ApiException {
+  constructor(subject: string, from: string, to: string, allowed: readonly string[], how = '') {
+    const moves = allowed.length === 0 ? `${from} is final: it moves no more` : `from ${from} it moves to ${allowed.join(' or ')}`;
+    super(HttpStatus.CONFLICT, 'INVALID_TRANSITION', `The ${subject} cannot move from ${from} to ${to}: ${moves}${how}.`);
+  }
+}
+
+/** `If-Match` named a representation that is no longer current (RFC 9110 §13.1.1): nothing changed; the current ETag is given. */
+export class PreconditionFailedException extends ApiException {
+  constructor(subject: string, currentTag: string) {
+    super(
+      HttpStatus.PRECONDITION_FAILED,
+      'PRECONDITION_FAILED',
+      `The ${subject} changed since the representation If-Match names; nothing was changed. Read it again (its ETag is ${currentTag}) and decide anew.`,
+      { ETag: currentTag },
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 /** One type per kind of write that records an event: what an endpoint can subscribe to (or `*`, all). */
-export const EVENT_TYPES = ['pet.created', 'order.placed'] as const;
+export const EVENT_TYPES = ['pet.created', 'pet.updated', 'pet.deleted', 'order.placed', 'order.updated'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent by `POST /webhook-endpoints/{id}/test` to that endpoint only; never subscribed to. */
@@ -15,5 +15,6 @@ export interface WebhookEvent {
   readonly type: string;
   readonly createdAt: string;
   readonly apiVersion: string;
-  readonly data: { readonly object: object };
+  /** `object`: the resource after the write (as it was, for a deletion); `previousAttributes`: on an update, the fields that changed, as they were. */
+  readonly data: { readonly object: object; readonly previousAttributes?: object };
 }

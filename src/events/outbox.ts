@@ -21,6 +21,19 @@ export class Outbox {
     private readonly clock: Clock,
   ) {}
 
+  /** That `object` was deleted, as it was: the statement that records it, to run in the deletion's transaction. */
+  recordDeleted(type: EventType, object: object): Statement {
+    return this.events.insert(this.event(type, object), null, false);
+  }
+
+  /**
+   * That `before` became `after`: the statement that records it, to run in the change's transaction,
+   * with `previousAttributes` the fields that changed, as they were (Stripe's shape).
+   */
+  recordChanged<T extends object>(type: EventType, before: T, after: T): Statement {
+    return this.events.insert(this.event(type, after, changedAttributes(before, after)), null, false);
+  }
+
   /**
    * That `object` was made by the first insert of the write's transaction: the statement that
    * records its event, whose object's `id` the database writes (JsonWithInsertedId).
@@ -46,13 +59,22 @@ export class Outbox {
     this.listeners.push(listener);
   }
 
-  private event(type: string, object: object): WebhookEvent {
+  private event(type: string, object: object, previousAttributes?: object): WebhookEvent {
     return {
       id: `evt_${randomBytes(15).toString('base64url')}`,
       type,
       createdAt: new Date(this.clock.now()).toISOString(),
       apiVersion: API_VERSION,
-      data: { object },
+      data: previousAttributes ? { object, previousAttributes } : { object },
     };
   }
+}
+
+/** The fields whose values `after` changed, as `before` had them: null for one it did not have. */
+export function changedAttributes<T extends object>(before: T, after: T): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof T & string>) {
+    if (before[key] !== after[key]) changed[key] = key in before ? before[key] : null;
+  }
+  return changed;
 }

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { errorResponses } from '../docs/api-error-responses.decorator.js';
 import type { AnswerWriter } from '../server/api-express-adapter.js';
 import { absoluteUrl } from '../server/request-origin.js';
-import { readJsonBody } from '../validation/json-body.guard.js';
+import { MERGE_PATCH_TYPES, readJsonBody } from '../validation/json-body.guard.js';
 import { idempotentRequest } from './idempotency-key.js';
 import { CREATED_STATUS, type IdempotentRequest } from './idempotency.repository.js';
 
@@ -24,29 +24,45 @@ export const CREATED_HEADERS: HeadersObject = {
   },
 };
 
-/**
- * A POST that creates a member of the collection it is sent to from a JSON body: 201, `Location`,
- * and `Idempotency-Key` support. The service creates through IdempotencyRepository.createOnce.
- */
-export function CreatesResource(): MethodDecorator {
-  return applyDecorators(
-    HttpCode(CREATED_STATUS),
-    UseGuards(CreateRequestGuard),
+/** The headers of a 200 from a ChangesOnce operation, for its ApiOkResponse. */
+export const REPLAYED_HEADER: HeadersObject = { 'Idempotent-Replayed': CREATED_HEADERS['Idempotent-Replayed'] };
+
+/** The Idempotency-Key header and the errors it brings, as the document shows them for `what` ("creating", "changing"). */
+function idempotencyKeyDocument(what: string): MethodDecorator[] {
+  return [
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
       description:
         'Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a ' +
-        'retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. ' +
+        `retry with the same body gets it back, with \`Idempotent-Replayed: true\`, ${what} nothing. ` +
         '1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941).',
       // The same rule as parseIdempotencyKey: a bare key, or a quoted one, of 1 to 255 characters.
       schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^(?!".*"$)[ -~]{1,255}$|^"[ -~]{1,255}"$' },
+      example: 'order-4711-approve',
     }),
     ...errorResponses({
       IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still in flight; retry after `Retry-After`.',
       IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with a different body.',
     }),
-  );
+  ];
+}
+
+/**
+ * A POST that creates a member of the collection it is sent to from a JSON body: 201, `Location`,
+ * and `Idempotency-Key` support. The service creates through IdempotencyRepository.createOnce.
+ */
+export function CreatesResource(): MethodDecorator {
+  return applyDecorators(HttpCode(CREATED_STATUS), UseGuards(CreateRequestGuard), ...idempotencyKeyDocument('creating'));
+}
+
+/**
+ * A PATCH (of a JSON Merge Patch, or JSON) or a POST that changes an existing resource, with
+ * `Idempotency-Key` support as a create has: the service changes through
+ * IdempotencyRepository.changeOnce, and a replay answers `Idempotent-Replayed: true`.
+ */
+export function ChangesOnce(): MethodDecorator {
+  return applyDecorators(UseGuards(ChangeRequestGuard), ...idempotencyKeyDocument('changing'));
 }
 
 /**
@@ -65,6 +81,27 @@ class CreateRequestGuard implements CanActivate {
     request.idempotency = idempotentRequest(request);
     request.answerWriter = new CreatedResource(collection, request.idempotency);
     return true;
+  }
+}
+
+/** Admits a change once its body (a Merge Patch or JSON, or none) and its Idempotency-Key have been read. */
+@Injectable()
+class ChangeRequestGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const [request, response] = context.getArgs<[Request, Response]>();
+    await readJsonBody(request, response, MERGE_PATCH_TYPES);
+    request.idempotency = idempotentRequest(request);
+    request.answerWriter = new ChangedResource(request.idempotency);
+    return true;
+  }
+}
+
+class ChangedResource implements AnswerWriter {
+  constructor(private readonly idempotency: IdempotentRequest | undefined) {}
+
+  writeAnswer(response: Response, changed: unknown): unknown {
+    if (this.idempotency?.replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return changed;
   }
 }
 

@@ -5,7 +5,7 @@ import { type Row, Sql, type Statement, type Written } from '../database/sql.js'
 import { isUniqueViolation } from '../database/constraint-violations.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { ANSWER_DEADLINE_MS } from '../server/edge.js';
-import { IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
+import { ChangeKeptRacingException, IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
 import type { IdempotencyRecord } from './idempotency-record.entity.js';
 
 /** The status of a create, answered (CreatesResource) and stored for its replays (createOnce). */
@@ -16,12 +16,30 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
  * A claim this old whose request never finished may be taken over: every request is answered by its
  * deadline, so by then its instance died or its database went silent. The margin covers the clocks
  * of several instances and claim times kept in whole seconds. A late owner cannot complete a claim
- * taken from it (see `createClaimed`), so the window is about waiting, never about safety.
+ * taken from it (see `write`), so the window is about waiting, never about safety.
  */
 export const ABANDONED_AFTER_MS = ANSWER_DEADLINE_MS + 2_500;
 
 /** What a claim reads of a record that stood in its way. */
 type StoredRecord = Pick<IdempotencyRecord, 'id' | 'requestHash' | 'state' | 'responseBody' | 'createdAt' | 'expiresAt'>;
+
+/**
+ * A change decided on what it changes as it stands now: the answer, and the statements that make
+ * it (none when nothing changes). Those made to a row as it was read (`toRowAsRead`) refuse the
+ * whole when the row changed meanwhile, and the change is decided anew.
+ */
+export interface DecidedChange<T> {
+  readonly answer: T;
+  readonly statements: readonly Statement[];
+  /** The answer's `id` is the one the first statement's insert generates. */
+  readonly idFromInsert?: boolean;
+}
+
+/** How many times a change is decided anew when the rows it read changed before it was made. */
+const DECISIONS = 5;
+
+/** A change's transaction refused because a row it was made to had changed since it was read. */
+class RowChangedMeanwhile extends Error {}
 
 export type ClaimOutcome =
   { readonly kind: 'claimed'; readonly claim: IdempotencyClaim } | { readonly kind: 'replay'; readonly body: unknown };
@@ -97,61 +115,95 @@ export class IdempotencyRepository {
   }
 
   /**
-   * Runs a create once per Idempotency-Key. `statements` make it in one transaction, the first
-   * inserting the row the answer `created` describes, the others what must commit with it (its
-   * event); answers `created`, with the id that insert generated as its `id` when `idFromInsert`.
-   * With a key, the key is claimed here (after the request's body was validated) and the answer is
-   * stored for it in the same transaction, so a retry finds both or neither, never a pet without its
-   * record; a retry of a finished request gets the stored answer back and creates nothing. Without
-   * a key the statements run as they are, in one round trip on MySQL. (On SQLite the transaction
-   * holds only database statements, which better-sqlite3 runs synchronously, so no other request's
-   * can interleave.)
+   * Runs a create once per Idempotency-Key (changeOnce): `statements` make it in one transaction,
+   * the first inserting the row the answer `created` describes, the others what must commit with it
+   * (its event); answers `created`, with the id that insert generated as its `id` when `idFromInsert`.
    */
-  async createOnce<T extends object>(
+  createOnce<T extends object>(
     request: IdempotentRequest | undefined,
     created: T,
     statements: readonly Statement[],
     { idFromInsert }: { idFromInsert: boolean },
   ): Promise<T> {
-    // Each step, a statement or a transaction, is run again when it lost a write conflict (a Galera
-    // cluster's certification failure): it was rolled back whole.
-    if (!request) return withId(created, idFromInsert, (await retryingWriteConflicts(() => this.sql.write(statements)))[0]);
+    return this.changeOnce(request, CREATED_STATUS, async () => ({ answer: created, statements, idFromInsert }));
+  }
+
+  /**
+   * Runs a write once per Idempotency-Key. `decide` reads what it changes and answers with the
+   * statements that make the write and the answer (whose `id` the first statement's insert
+   * generates, when `idFromInsert`). With a key, the key is claimed here (after the request's body
+   * was validated) and the answer stored for it (`status`) in the write's own transaction, so a retry
+   * finds both or neither; a retry of a finished request gets the stored answer back and writes
+   * nothing; a failure frees the key. When a row changed between the read and the write (a
+   * statement `toRowAsRead` changed nothing), all is rolled back and `decide` runs again on what is
+   * there now, up to DECISIONS times; it throws the client's own errors (412, 409…). Without a key
+   * and without rows as read, the statements run as they are, in one round trip on MySQL. (On
+   * SQLite a transaction holds only database statements, which better-sqlite3 runs synchronously,
+   * so no other request's can interleave.)
+   */
+  async changeOnce<T extends object>(
+    request: IdempotentRequest | undefined,
+    status: number,
+    decide: () => Promise<DecidedChange<T>>,
+  ): Promise<T> {
+    if (!request) return this.decideAndWrite(undefined, status, decide);
     const outcome = await retryingWriteConflicts(() => this.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint));
     if (outcome.kind === 'replay') {
       request.replayed = true;
-      // What this same request created and answered before.
+      // What this same request answered before.
       return outcome.body as T;
     }
     try {
-      return await this.createClaimed(outcome.claim, created, statements, { idFromInsert });
+      return await this.decideAndWrite(outcome.claim, status, decide);
     } catch (error) {
-      // Only a stored success is replayed: a failed create frees its key for the retry.
       await outcome.claim.release().catch(() => undefined);
       throw error;
     }
   }
 
-  /**
-   * The create of a claimed key, with its answer stored for the key, if the claim is still this
-   * request's: a claim taken over meanwhile (its owner outlived the window) rolls it all back.
-   */
-  async createClaimed<T extends object>(
-    claim: IdempotencyClaim,
-    created: T,
-    [insert, ...others]: readonly Statement[],
-    { idFromInsert }: { idFromInsert: boolean },
+  private async decideAndWrite<T extends object>(
+    claim: IdempotencyClaim | undefined,
+    status: number,
+    decide: () => Promise<DecidedChange<T>>,
   ): Promise<T> {
-    // Right after the insert: the stored answer takes its id from the last insert before it.
-    const answer = idFromInsert ? JsonWithInsertedId.of(created, ['id']) : undefined;
-    const completion = answer
-      ? { sql: this.completeWithInsertedId, parameters: [CREATED_STATUS, answer.before, answer.after, claim.recordId, claim.claimedAt] }
-      : { sql: COMPLETE, parameters: [CREATED_STATUS, JSON.stringify(created), claim.recordId, claim.claimedAt] };
-    const written = await retryingWriteConflicts(() =>
-      this.sql.write([insert, completion, ...others], ([, completed]) => {
-        if (completed.affectedRows !== 1) throw new IdempotencyKeyInUseException(1);
-      }),
-    );
-    return withId(created, idFromInsert, written[0]);
+    for (let decision = 1; decision <= DECISIONS; decision++) {
+      try {
+        return await this.write(claim, status, await decide());
+      } catch (error) {
+        if (!(error instanceof RowChangedMeanwhile)) throw error;
+      }
+    }
+    throw new ChangeKeptRacingException();
+  }
+
+  /**
+   * A decided write, with its answer stored for `claim` when there is one, if the claim is still this
+   * request's: a claim taken over meanwhile (its owner outlived the window) rolls it all back with
+   * IDEMPOTENCY_KEY_IN_USE, and a row changed since it was read with RowChangedMeanwhile.
+   */
+  async write<T extends object>(claim: IdempotencyClaim | undefined, status: number, change: DecidedChange<T>): Promise<T> {
+    const { answer, statements, idFromInsert = false } = change;
+    // Right after the insert: a stored answer takes its id from the last insert before it.
+    const completion = claim && this.completion(claim, status, answer, idFromInsert);
+    const all = completion ? [...statements.slice(0, 1), completion, ...statements.slice(1)] : statements;
+    if (all.length === 0) return answer;
+    const check =
+      completion || statements.some((statement) => statement.toRowAsRead)
+        ? (written: Written[]) => {
+            if (all.some((statement, i) => statement.toRowAsRead && written[i].affectedRows === 0)) throw new RowChangedMeanwhile();
+            if (completion && written[all.indexOf(completion)].affectedRows !== 1) throw new IdempotencyKeyInUseException(1);
+          }
+        : undefined;
+    // A transaction that lost a write conflict (a Galera cluster's certification failure) was rolled back whole: run again.
+    const [first] = await retryingWriteConflicts(() => this.sql.write(all, check));
+    return idFromInsert ? { ...answer, id: first.insertId } : answer;
+  }
+
+  /** The statement that stores `answer` for the claimed key: with the id the last insert generated, when `idFromInsert`. */
+  private completion(claim: IdempotencyClaim, status: number, answer: object, idFromInsert: boolean): Statement {
+    if (!idFromInsert) return { sql: COMPLETE, parameters: [status, JSON.stringify(answer), claim.recordId, claim.claimedAt] };
+    const { before, after } = JsonWithInsertedId.of(answer, ['id']);
+    return { sql: this.completeWithInsertedId, parameters: [status, before, after, claim.recordId, claim.claimedAt] };
   }
 
   async purgeExpired(): Promise<number> {
@@ -178,10 +230,6 @@ const readRecord = (row: Row): StoredRecord => ({
   expiresAt: datetime(row.expiresAt),
 });
 
-/** The answer to a create: with the id its insert generated, when that is its id. */
-function withId<T extends object>(created: T, idFromInsert: boolean, { insertId }: Written): T {
-  return idFromInsert ? { ...created, id: insertId } : created;
-}
 /**
  * The claim's time, kept in whole seconds: a MySQL DATETIME stores no fraction (and rounds one), and
  * the stored value must equal the claim's own to identify it.

@@ -7,7 +7,14 @@ const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100';
 
 /** The paging half of a listing's query; a listing's DTO adds its filters. */
 export class PageQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Maximum number of items returned.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Maximum number of items returned.',
+    example: 20,
+  })
   @Transform(integerFromQuery)
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(1, { message: LIMIT_MESSAGE })
@@ -18,6 +25,7 @@ export class PageQuery {
     type: 'string',
     maxLength: 512,
     description: 'Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.',
+    example: 'WzIwLCJwZXRzPyJd.kX9bQ2mZ',
   })
   @IsOptional()
   @IsString({ message: 'cursor must be given once' })

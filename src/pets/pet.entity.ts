@@ -14,4 +14,12 @@ export class Pet extends NumericIdEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status: PetStatus;
+
+  /** Counted up by every change; a change is made only to the version it was decided on. */
+  @Column({ type: 'int', default: 1 })
+  version: number;
+
+  /** The open order (placed or approved) that holds the pet: its status moves only with that order. No foreign key, as orders name their pet. */
+  @Column({ name: 'held_by_order_id', type: 'bigint', nullable: true })
+  heldByOrderId: number | null;
 }

@@ -1,18 +1,32 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedAnswer, TaggedRead } from '../conditional/conditional.decorators.js';
+import type { IfMatch } from '../server/entity-tag.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { DeprecatedRoute } from '../docs/deprecated-route.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { JSON_BODY_ERRORS } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
-import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
+import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
+import { PetPatchDto } from './dto/pet-patch.dto.js';
 import { PetDto } from './dto/pet.dto.js';
 import { PetsService } from './pets.service.js';
 import { RequiresScope } from '../auth/scopes.js';
+
+const PET_ID_PARAMETER = { name: 'petId', schema: ID_SCHEMA, description: 'The identifier of the animal.', example: 1 };
 
 @ApiTags('pets')
 @ApiBearerAuth('bearer')
@@ -28,9 +42,13 @@ export class PetsController {
       'Animals in ascending id order, optionally only those with one status. When more follow, the ' +
       'response has a `Link` header with `rel="next"`: the URL of the next page.',
   })
-  @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiOkResponse({ description: 'A page of animals.', type: PetDto, isArray: true, headers: { ...NEXT_PAGE_LINK_HEADER, ...ETAG_HEADER } })
+  @TaggedRead()
   @ApiErrorResponses({
-    VALIDATION_FAILED: { reason: 'limit, status or cursor is not valid.', example: 'limit must be an integer from 1 to 100.' },
+    VALIDATION_FAILED: {
+      reason: 'limit, status or cursor is not valid, or given as an array or object (`status[]=sold`).',
+      example: 'limit must be an integer from 1 to 100.',
+    },
   })
   @RequiresScope('pets:read')
   list(@Query() query: ListPetsQuery): Promise<Page<PetDto>> {
@@ -46,7 +64,8 @@ export class PetsController {
       'Stores a NewPet and answers the Pet with its new id and a `Location` header. `status` defaults to ' +
       '`available`. Send an `Idempotency-Key` to make a retry safe: it never adds the animal twice.',
   })
-  @ApiCreatedResponse({ description: 'The created animal.', type: PetDto, headers: CREATED_HEADERS })
+  @ApiCreatedResponse({ description: 'The created animal.', type: PetDto, headers: { ...CREATED_HEADERS, ...ETAG_HEADER } })
+  @TaggedAnswer()
   @ApiErrorResponses({
     VALIDATION_FAILED: {
       reason: 'The body is not a valid NewPet.',
@@ -69,11 +88,13 @@ export class PetsController {
       'with the `status` filter instead (`Link: rel="successor-version"`).',
     deprecated: true,
   })
-  @ApiParam({ name: 'petId', schema: ID_SCHEMA, description: 'The identifier of the animal.' })
+  @ApiParam(PET_ID_PARAMETER)
+  @TaggedRead()
   @ApiOkResponse({
     description: 'The animal.',
     type: PetDto,
     headers: {
+      ...ETAG_HEADER,
       Deprecation: {
         description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).',
         schema: { type: 'string', example: '@1795219200' },
@@ -95,5 +116,63 @@ export class PetsController {
   @RequiresScope('pets:read')
   get(@Param('petId', new ParseIdPipe('petId')) petId: number): Promise<PetDto> {
     return this.pets.get(petId);
+  }
+
+  @Patch(':petId')
+  @ChangesOnce()
+  @ChangesIfMatch()
+  @ApiOperation({
+    operationId: 'updatePet',
+    summary: 'Change an animal',
+    description:
+      'A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `name`, `categoryId` ' +
+      'and `status`, each valid as in NewPet. Status moves: available to pending or sold, pending to available or sold; ' +
+      'sold is final. A pet an open order (placed or approved) holds moves only with that order. With `If-Match`, the ' +
+      'change applies only to the representation named. A change is told by a `pet.updated` event with its ' +
+      '`previousAttributes`; a patch that changes nothing changes nothing.',
+  })
+  @ApiParam(PET_ID_PARAMETER)
+  @ApiBody({ type: PetPatchDto, examples: { rename: { value: { name: 'Rex II' } }, sell: { value: { status: 'sold' } } } })
+  @ApiOkResponse({ description: 'The animal as changed.', type: PetDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: { reason: 'A field is unknown, null or not valid, or petId is not an id.', example: 'name must not be null.' },
+    ...JSON_BODY_ERRORS,
+    PET_NOT_FOUND: 'No animal has this id.',
+    INVALID_TRANSITION: 'The status cannot move there from where it stands; the message names the moves it can make.',
+    PET_HAS_OPEN_ORDER: 'An open order holds the animal: its status moves with that order.',
+  })
+  @RequiresScope('pets:write')
+  update(
+    @Param('petId', new ParseIdPipe('petId')) petId: number,
+    @Body() patch: PetPatchDto,
+    @IfMatchHeader() ifMatch?: IfMatch,
+    @Idempotency() idempotency?: IdempotentRequest,
+  ): Promise<PetDto> {
+    return this.pets.update(petId, patch, ifMatch, idempotency);
+  }
+
+  @Delete(':petId')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ChangesIfMatch()
+  @ApiOperation({
+    operationId: 'deletePet',
+    summary: 'Remove an animal',
+    description:
+      'Removes the animal, told by a `pet.deleted` event. An animal that any order names is kept (`409 PET_HAS_ORDERS`). ' +
+      'With `If-Match`, only the representation named is removed.',
+  })
+  @ApiParam(PET_ID_PARAMETER)
+  @ApiNoContentResponse({ description: 'The animal is removed.' })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: {
+      reason: 'petId is not an integer from 1 to 2^53-1.',
+      example: 'petId must be an integer from 1 to 9007199254740991.',
+    },
+    PET_NOT_FOUND: 'No animal has this id, or it was removed already.',
+    PET_HAS_ORDERS: 'Orders name the animal: it is kept.',
+  })
+  @RequiresScope('pets:write')
+  async delete(@Param('petId', new ParseIdPipe('petId')) petId: number, @IfMatchHeader() ifMatch?: IfMatch): Promise<void> {
+    await this.pets.delete(petId, ifMatch);
   }
 }

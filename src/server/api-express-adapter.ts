@@ -1,5 +1,6 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
+import { entityTagOf, type IfMatch, noneMatchHits } from './entity-tag.js';
 
 /**
  * What writes the headers that depend on a handler's answer (a created resource's `Location`), and
@@ -19,6 +20,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** The writer of this request's answer, when its route has one (CreatesResource). */
     answerWriter?: AnswerWriter;
+    /** Set on an entity-tagged route (conditional/): its answer carries an ETag, and a GET's is 304 when `ifNoneMatch` names it. */
+    entityTagged?: { readonly ifNoneMatch?: IfMatch };
   }
 }
 
@@ -32,13 +35,15 @@ export class ApiExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     const writer = response.req.answerWriter;
     let answer = writer ? writer.writeAnswer(response, body) : body;
+    const page = answer instanceof SelfWrittenAnswer;
     if (answer instanceof SelfWrittenAnswer) answer = answer.writeAnswer(response);
     if (!isJsonAnswer(answer)) return super.reply(response, answer, statusCode);
     // Written here rather than by Express's json() and send(), which parse and rebuild the
-    // Content-Type and ask whether the request is fresh on every answer: no answer of the API has
-    // a validator (no ETag, no Last-Modified), so none is ever fresh.
+    // Content-Type and ask whether the request is fresh on every answer: only the answers of
+    // entity-tagged routes have a validator, and they are tagged and compared here.
     const json = JSON.stringify(answer);
     if (statusCode !== undefined) response.statusCode = statusCode;
+    if (response.req.entityTagged && response.statusCode < 300 && notModified(response, json, page)) return response.end();
     response.setHeader('Content-Type', JSON_CONTENT_TYPE);
     response.setHeader('Content-Length', Buffer.byteLength(json));
     // Node sends no body in answer to HEAD.
@@ -47,6 +52,23 @@ export class ApiExpressAdapter extends ExpressAdapter {
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Tags the answer `json` (a page with its Link header: the next page is part of it) and says whether
+ * it is a 304 instead: a GET or HEAD whose If-None-Match names the tag (RFC 9110 §13.1.2), answered
+ * with the tag and no body. A single resource's tag is its JSON's alone, as If-Match compares it.
+ */
+function notModified(response: Response, json: string, page: boolean): boolean {
+  const link = page ? response.getHeader('Link') : undefined;
+  const tag = entityTagOf(json, Array.isArray(link) ? link.join(', ') : (link as string | undefined));
+  response.setHeader('ETag', tag);
+  const { method, entityTagged } = response.req;
+  if (response.statusCode !== 200 || (method !== 'GET' && method !== 'HEAD')) return false;
+  const ifNoneMatch = entityTagged?.ifNoneMatch;
+  if (ifNoneMatch === undefined || !noneMatchHits(ifNoneMatch, tag)) return false;
+  response.statusCode = 304;
+  return true;
+}
 
 /** A handler's answer sent as JSON: an object or an array (not a stream, a buffer or nothing). */
 function isJsonAnswer(answer: unknown): answer is object {

@@ -26,4 +26,8 @@ export class Order extends NumericIdEntity {
 
   @Column({ type: 'boolean' })
   complete: boolean;
+
+  /** Counted up by every change; a change is made only to the version it was decided on. */
+  @Column({ type: 'int', default: 1 })
+  version: number;
 }

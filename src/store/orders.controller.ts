@@ -1,18 +1,23 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedAnswer, TaggedRead } from '../conditional/conditional.decorators.js';
+import type { IfMatch } from '../server/entity-tag.js';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { JSON_BODY_ERRORS } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
-import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
+import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
 import { NewOrderDto } from './dto/new-order.dto.js';
+import { OrderPatchDto } from './dto/order-patch.dto.js';
 import { OrderDto } from './dto/order.dto.js';
 import { OrdersService } from './orders.service.js';
 import { RequiresScope } from '../auth/scopes.js';
+
+const ORDER_ID_PARAMETER = { name: 'orderId', schema: ID_SCHEMA, description: 'The identifier of the order.', example: 1 };
 
 @ApiTags('store')
 @ApiBearerAuth('bearer')
@@ -26,9 +31,13 @@ export class OrdersController {
     summary: 'List orders',
     description: 'Orders in ascending id order, optionally only those with one status, paged like `GET /pets`.',
   })
-  @ApiOkResponse({ description: 'A page of orders.', type: OrderDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiOkResponse({ description: 'A page of orders.', type: OrderDto, isArray: true, headers: { ...NEXT_PAGE_LINK_HEADER, ...ETAG_HEADER } })
+  @TaggedRead()
   @ApiErrorResponses({
-    VALIDATION_FAILED: { reason: 'limit, status or cursor is not valid.', example: 'status must be one of placed, approved, delivered.' },
+    VALIDATION_FAILED: {
+      reason: 'limit, status or cursor is not valid, or given as an array or object (`status[]=placed`).',
+      example: 'status must be one of placed, approved, delivered, cancelled.',
+    },
   })
   @RequiresScope('store:read')
   list(@Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
@@ -40,13 +49,19 @@ export class OrdersController {
   @ExperimentalOperation({
     operationId: 'placeOrder',
     summary: 'Place an order',
-    description: "The animal must exist. Placing an order does not change the animal's status.",
+    description:
+      'The animal must exist and be available. A placed or approved order holds it (`pending`) until the order is ' +
+      'delivered (the animal is `sold`) or cancelled (`available` again); an order placed delivered sells it at once. ' +
+      'Of orders placed at once for one animal, exactly one is placed. Told by an `order.placed` event and a ' +
+      '`pet.updated` one.',
   })
-  @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: CREATED_HEADERS })
+  @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: { ...CREATED_HEADERS, ...ETAG_HEADER } })
+  @TaggedAnswer()
   @ApiErrorResponses({
     VALIDATION_FAILED: { reason: 'The body is not a valid NewOrder.', example: 'quantity must be an integer from 1 to 1000.' },
     ...JSON_BODY_ERRORS,
     PET_NOT_FOUND: 'No animal has the petId.',
+    PET_NOT_AVAILABLE: 'The animal is not available: an order holds it, or it is sold.',
   })
   @RequiresScope('store:write')
   place(@Body() newOrder: NewOrderDto, @Idempotency() idempotency?: IdempotentRequest): Promise<OrderDto> {
@@ -55,8 +70,9 @@ export class OrdersController {
 
   @Get(':orderId')
   @ExperimentalOperation({ operationId: 'getOrder', summary: 'Get an order', description: 'The order with this id.' })
-  @ApiParam({ name: 'orderId', schema: ID_SCHEMA, description: 'The identifier of the order.' })
-  @ApiOkResponse({ description: 'The order.', type: OrderDto })
+  @ApiParam(ORDER_ID_PARAMETER)
+  @ApiOkResponse({ description: 'The order.', type: OrderDto, headers: ETAG_HEADER })
+  @TaggedRead()
   @ApiErrorResponses({
     VALIDATION_FAILED: {
       reason: 'orderId is not an integer from 1 to 2^53-1.',
@@ -67,5 +83,70 @@ export class OrdersController {
   @RequiresScope('store:read')
   get(@Param('orderId', new ParseIdPipe('orderId')) orderId: number): Promise<OrderDto> {
     return this.orders.get(orderId);
+  }
+
+  @Patch(':orderId')
+  @ChangesOnce()
+  @ChangesIfMatch()
+  @ExperimentalOperation({
+    operationId: 'updateOrder',
+    summary: 'Move an order',
+    description:
+      'A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: ' +
+      'placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and ' +
+      'cancelled are final; cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only ' +
+      'to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`.',
+  })
+  @ApiParam(ORDER_ID_PARAMETER)
+  @ApiBody({ type: OrderPatchDto, examples: { approve: { value: { status: 'approved' } }, deliver: { value: { status: 'delivered' } } } })
+  @ApiOkResponse({ description: 'The order as moved.', type: OrderDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: {
+      reason: 'A field is unknown, null or not valid, or orderId is not an id.',
+      example: 'status must be one of placed, approved, delivered, cancelled.',
+    },
+    ...JSON_BODY_ERRORS,
+    ORDER_NOT_FOUND: 'No order has this id.',
+    INVALID_TRANSITION: 'The order cannot move there from where it stands; the message names the moves it can make.',
+  })
+  @RequiresScope('store:write')
+  update(
+    @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
+    @Body() patch: OrderPatchDto,
+    @IfMatchHeader() ifMatch?: IfMatch,
+    @Idempotency() idempotency?: IdempotentRequest,
+  ): Promise<OrderDto> {
+    return this.orders.update(orderId, patch, ifMatch, idempotency);
+  }
+
+  @Post(':orderId/cancel')
+  @HttpCode(HttpStatus.OK)
+  @ChangesOnce()
+  @ChangesIfMatch()
+  @ExperimentalOperation({
+    operationId: 'cancelOrder',
+    summary: 'Cancel an order',
+    description:
+      'Cancels a placed or approved order: the animal it holds is available again. Delivered and cancelled orders are ' +
+      'final. With `If-Match`, only the representation named is cancelled. Told by an `order.updated` event (and a ' +
+      '`pet.updated` one). Takes no body.',
+  })
+  @ApiParam(ORDER_ID_PARAMETER)
+  @ApiOkResponse({ description: 'The cancelled order.', type: OrderDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
+  @ApiErrorResponses({
+    VALIDATION_FAILED: {
+      reason: 'orderId is not an integer from 1 to 2^53-1.',
+      example: 'orderId must be an integer from 1 to 9007199254740991.',
+    },
+    ORDER_NOT_FOUND: 'No order has this id.',
+    INVALID_TRANSITION: 'The order is delivered or cancelled already.',
+  })
+  @RequiresScope('store:write')
+  cancel(
+    @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
+    @IfMatchHeader() ifMatch?: IfMatch,
+    @Idempotency() idempotency?: IdempotentRequest,
+  ): Promise<OrderDto> {
+    return this.orders.cancel(orderId, ifMatch, idempotency);
   }
 }

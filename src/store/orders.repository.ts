@@ -17,6 +17,8 @@ const COLUMNS = 'id, pet_id AS petId, quantity, status, ship_date AS shipDate, c
 const PAGE = `SELECT ${COLUMNS} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
 const BY_ID = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;
 const INSERT = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complete) VALUES (?, ?, ?, ?, ?)';
+const STATE = `SELECT ${COLUMNS}, version FROM orders WHERE id = ?`;
+const CHANGE = 'UPDATE orders SET status = ?, ship_date = ?, complete = ?, version = version + 1 WHERE id = ? AND version = ?';
 
 const readOrder = (row: Row): StoredOrder => ({
   id: id(row.id),
@@ -26,6 +28,14 @@ const readOrder = (row: Row): StoredOrder => ({
   shipDate: optionalDatetime(row.shipDate),
   complete: flag(row.complete),
 });
+
+/** An order as a change reads it: the row, and the version the change is made to. */
+export interface OrderState {
+  readonly order: StoredOrder;
+  readonly version: number;
+}
+
+const readOrderState = (row: Row): OrderState => ({ order: readOrder(row), version: integer(row.version) });
 
 /** The orders table, one written-out statement per question, run by Sql. */
 @Injectable()
@@ -47,6 +57,17 @@ export class OrdersRepository {
   async get(id: number): Promise<StoredOrder | undefined> {
     const [order] = await this.sql.rows(BY_ID, [id], readOrder);
     return order;
+  }
+
+  /** The order as a change reads it. */
+  async state(id: number): Promise<OrderState | undefined> {
+    const [state] = await this.sql.rows(STATE, [id], readOrderState);
+    return state;
+  }
+
+  /** The change of the order, as read, to `order`: to run in the transaction that moves its pet and records its events. */
+  change({ order: { id }, version }: OrderState, { status, shipDate, complete }: StoredOrder): Statement {
+    return { sql: CHANGE, parameters: [status, shipDate, complete, id, version], toRowAsRead: true };
   }
 
   /**

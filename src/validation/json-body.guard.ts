@@ -18,6 +18,11 @@ export const JSON_BODY_ERRORS = {
   PAYLOAD_TOO_LARGE: 'The body is larger than 16 KiB.',
 } as const;
 
+/** The media type of the API's bodies. */
+export const JSON_TYPES = ['application/json'] as const;
+/** A JSON Merge Patch (RFC 7396), as PATCH takes it, or plain JSON, as most clients send it. */
+export const MERGE_PATCH_TYPES = ['application/merge-patch+json', 'application/json'] as const;
+
 const parser = bodyParser.json({
   limit: BODY_LIMIT_BYTES,
   // Any JSON value is accepted here; the validation pipe says what a body must be.
@@ -31,9 +36,11 @@ const parser = bodyParser.json({
  * valid key is refused before a byte of its body is read (Nest's own body parser, which runs before
  * routing and guards, is switched off in createApp). The parsing itself is body-parser's.
  */
-export async function readJsonBody(request: Request, response: Response): Promise<void> {
+export async function readJsonBody(request: Request, response: Response, types: readonly string[] = JSON_TYPES): Promise<void> {
   if (!carriesBody(request)) return;
-  if (!typeis(request, ['application/json'])) throw new BodyNotJsonException();
+  if (!typeis(request, [...types])) {
+    throw new BodyNotJsonException(`A request body must be sent with Content-Type: ${types.join(' or ')}.`);
+  }
   await new Promise<void>((resolve, reject) => {
     const done: NextFunction = (error?: unknown) => (error ? reject(toApiException(error)) : resolve());
     parser(request, response, done);

@@ -1,5 +1,16 @@
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
+import { API_VERSION } from '../config/api-version.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
+
+/** `previousAttributes` of an update event: the fields of `schema` that changed, as they were (null: it had none). */
+function changedFieldsOf(schema: string): SchemaObject {
+  return {
+    type: 'object',
+    additionalProperties: true,
+    description: `The fields of the ${schema} that changed, with their values before the change (Stripe's shape); null for a field it did not have.`,
+    example: { status: 'available' },
+  };
+}
 
 /** Each event type's payload schema: its `type`, and the schema of its `data.object`. */
 const EVENT_SCHEMAS = [
@@ -10,10 +21,30 @@ const EVENT_SCHEMAS = [
     what: 'A pet was added: the Pet as createPet answered it.',
   },
   {
+    name: 'PetUpdatedEvent',
+    type: 'pet.updated',
+    object: { $ref: '#/components/schemas/Pet' },
+    previousAttributes: changedFieldsOf('Pet'),
+    what: 'A pet changed, by updatePet or by an order that holds, sells or releases it: the Pet after the change.',
+  },
+  {
+    name: 'PetDeletedEvent',
+    type: 'pet.deleted',
+    object: { $ref: '#/components/schemas/Pet' },
+    what: 'A pet was removed by deletePet: the Pet as it was.',
+  },
+  {
     name: 'OrderPlacedEvent',
     type: 'order.placed',
     object: { $ref: '#/components/schemas/Order' },
     what: 'An order was placed: the Order as placeOrder answered it.',
+  },
+  {
+    name: 'OrderUpdatedEvent',
+    type: 'order.updated',
+    object: { $ref: '#/components/schemas/Order' },
+    previousAttributes: changedFieldsOf('Order'),
+    what: 'An order moved, by updateOrder or cancelOrder: the Order after the move.',
   },
   {
     name: 'WebhookTestEvent',
@@ -34,7 +65,10 @@ const EVENT_SCHEMAS = [
  */
 export function describeEventDeliveries(document: OpenAPIObject): void {
   const schemas = (document.components ??= {}).schemas ?? {};
-  for (const { name, type, object, what } of EVENT_SCHEMAS) {
+  for (const schema of EVENT_SCHEMAS) {
+    const { name, type, object, what } = schema;
+    const previousAttributes: Record<string, SchemaObject> =
+      'previousAttributes' in schema ? { previousAttributes: schema.previousAttributes } : {};
     schemas[name] = {
       type: 'object',
       description: `${what} Delivered as the body of a signed POST (see the callback of createWebhookEndpoint).`,
@@ -46,8 +80,8 @@ export function describeEventDeliveries(document: OpenAPIObject): void {
         },
         type: { type: 'string', enum: [type] },
         createdAt: { type: 'string', format: 'date-time', description: 'When the write happened.' },
-        apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: '1.3.0' },
-        data: { type: 'object', properties: { object }, required: ['object'] },
+        apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION },
+        data: { type: 'object', properties: { object, ...previousAttributes }, required: ['object'] },
       },
       required: ['id', 'type', 'createdAt', 'apiVersion', 'data'],
     };

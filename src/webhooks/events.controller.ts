@@ -1,11 +1,18 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequiresScope } from '../auth/scopes.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { JSON_BODY_ERRORS, JsonBodyGuard } from '../validation/json-body.guard.js';
 import { EventDto, EventWithDeliveriesDto, ListEventsQuery, QueuedDto, RedeliverDto } from './dto/event.dto.js';
 import { WebhooksService } from './webhooks.service.js';
+
+const EVENT_ID_PARAMETER = {
+  name: 'eventId',
+  type: 'string',
+  description: 'The identifier of the event (`evt_…`).',
+  example: 'evt_2b7Vq0kQm9XcRz1L8hNw',
+};
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')
@@ -40,6 +47,7 @@ export class EventsController {
   @ApiOkResponse({ description: 'The event.', type: EventWithDeliveriesDto })
   @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.' })
   @RequiresScope('webhooks:read')
+  @ApiParam(EVENT_ID_PARAMETER)
   get(@Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
     return this.webhooks.getEvent(id);
   }
@@ -60,6 +68,7 @@ export class EventsController {
     VALIDATION_FAILED: { reason: 'endpointId is not a string.', example: 'endpointId must be a string' },
   })
   @RequiresScope('webhooks:write')
+  @ApiParam(EVENT_ID_PARAMETER)
   async redeliver(@Param('eventId') id: string, @Body() { endpointId }: RedeliverDto): Promise<QueuedDto> {
     return { queued: await this.webhooks.redeliver(id, endpointId) };
   }

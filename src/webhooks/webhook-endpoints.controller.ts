@@ -6,6 +6,7 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
 import { RequiresScope } from '../auth/scopes.js';
@@ -21,6 +22,12 @@ import { CreatedWebhookEndpointDto, NewWebhookEndpointDto, RotatedSecretDto, Web
 import { WebhooksService } from './webhooks.service.js';
 
 const ENDPOINT_NOT_FOUND = { WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has this id.' } as const;
+const ENDPOINT_ID_PARAMETER = {
+  name: 'endpointId',
+  type: 'string',
+  description: 'The identifier of the endpoint (`we_…`).',
+  example: 'we_3q8kF0aZ1x2Yb7Lm',
+};
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')
@@ -68,6 +75,7 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ description: 'The endpoint.', type: WebhookEndpointDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:read')
+  @ApiParam(ENDPOINT_ID_PARAMETER)
   get(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
     return this.webhooks.getEndpoint(id);
   }
@@ -82,6 +90,7 @@ export class WebhookEndpointsController {
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:write')
+  @ApiParam(ENDPOINT_ID_PARAMETER)
   async delete(@Param('endpointId') id: string): Promise<void> {
     await this.webhooks.deleteEndpoint(id);
   }
@@ -96,6 +105,7 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ description: 'The endpoint, disabled.', type: WebhookEndpointDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:write')
+  @ApiParam(ENDPOINT_ID_PARAMETER)
   disable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
     return this.webhooks.setEnabled(id, false);
   }
@@ -110,6 +120,7 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ description: 'The endpoint, enabled.', type: WebhookEndpointDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:write')
+  @ApiParam(ENDPOINT_ID_PARAMETER)
   enable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
     return this.webhooks.setEnabled(id, true);
   }
@@ -125,6 +136,7 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ description: 'The new secret, shown this once.', type: RotatedSecretDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:write')
+  @ApiParam(ENDPOINT_ID_PARAMETER)
   rotateSecret(@Param('endpointId') id: string): Promise<RotatedSecretDto> {
     return this.webhooks.rotateSecret(id);
   }
@@ -139,6 +151,7 @@ export class WebhookEndpointsController {
   @ApiAcceptedResponse({ description: 'The test event, queued.', type: EventDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:write')
+  @ApiParam(ENDPOINT_ID_PARAMETER)
   test(@Param('endpointId') id: string): Promise<EventDto> {
     return this.webhooks.sendTest(id);
   }
@@ -158,6 +171,7 @@ export class WebhookEndpointsController {
     VALIDATION_FAILED: { reason: 'since is not a date-time.', example: 'since must be a date-time such as 2026-11-24T00:00:00Z' },
   })
   @RequiresScope('webhooks:write')
+  @ApiParam(ENDPOINT_ID_PARAMETER)
   async recover(@Param('endpointId') id: string, @Body() { since }: RecoverDto): Promise<QueuedDto> {
     return { queued: await this.webhooks.recover(id, new Date(since)) };
   }

@@ -48,7 +48,7 @@ describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
     expect(created.id).toBeGreaterThan(0);
 
     // What createOnce runs for the late owner once it is answered: the create and the stored answer in one transaction.
-    await expect(records.createClaimed(lateOwner, pet, [pets.insert(pet)], idFromInsert)).rejects.toMatchObject({
+    await expect(records.write(lateOwner, 201, { answer: pet, statements: [pets.insert(pet)], idFromInsert: true })).rejects.toMatchObject({
       code: 'IDEMPOTENCY_KEY_IN_USE',
     });
     await lateOwner.release();

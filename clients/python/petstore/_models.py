@@ -33,6 +33,11 @@ ErrorCode = Literal[
     "METHOD_NOT_ALLOWED",
     "REQUEST_TIMEOUT",
     "IDEMPOTENCY_KEY_IN_USE",
+    "INVALID_TRANSITION",
+    "PET_NOT_AVAILABLE",
+    "PET_HAS_OPEN_ORDER",
+    "PET_HAS_ORDERS",
+    "PRECONDITION_FAILED",
     "EXPECTATION_FAILED",
     "PAYLOAD_TOO_LARGE",
     "IDEMPOTENCY_KEY_REUSED",
@@ -42,11 +47,25 @@ ErrorCode = Literal[
     "SERVICE_UNAVAILABLE",
 ]
 
-OrderStatus = Literal["placed", "approved", "delivered"]
+OrderStatus = Literal["placed", "approved", "delivered", "cancelled"]
 
-NewWebhookEndpointEventsItem = Literal["pet.created", "order.placed", "*"]
+NewWebhookEndpointEventsItem = Literal[
+    "pet.created",
+    "pet.updated",
+    "pet.deleted",
+    "order.placed",
+    "order.updated",
+    "*",
+]
 
-EventType = Literal["pet.created", "order.placed", "webhook.test"]
+EventType = Literal[
+    "pet.created",
+    "pet.updated",
+    "pet.deleted",
+    "order.placed",
+    "order.updated",
+    "webhook.test",
+]
 
 WebhookDeliveryState = Literal["pending", "delivered", "failed"]
 
@@ -54,12 +73,20 @@ NewPetStatus = PetStatus
 """Availability status. The service's default: "available"."""
 
 NewOrderStatus = OrderStatus
-"""Where the order stands. The service's default: "placed"."""
+"""Where the order stands: placed (the default) or approved hold the animal; delivered sells it.
+Not cancelled. The service's default: "placed".
+"""
 
 NewOrderComplete = bool
 """Whether the order is complete. The service's default: false."""
 
-ListEventsType = Literal["pet.created", "order.placed"]
+ListEventsType = Literal[
+    "pet.created",
+    "pet.updated",
+    "pet.deleted",
+    "order.placed",
+    "order.updated",
+]
 
 ERROR_CODES_BY_STATUS: Final[Mapping[int, tuple[ErrorCode, ...]]] = {
     400: ("VALIDATION_FAILED", "MALFORMED_JSON", "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE"),
@@ -68,7 +95,8 @@ ERROR_CODES_BY_STATUS: Final[Mapping[int, tuple[ErrorCode, ...]]] = {
     404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "ROUTE_NOT_FOUND"),
     405: ("METHOD_NOT_ALLOWED",),
     408: ("REQUEST_TIMEOUT",),
-    409: ("IDEMPOTENCY_KEY_IN_USE",),
+    409: ("IDEMPOTENCY_KEY_IN_USE", "INVALID_TRANSITION", "PET_NOT_AVAILABLE", "PET_HAS_OPEN_ORDER", "PET_HAS_ORDERS"),
+    412: ("PRECONDITION_FAILED",),
     413: ("PAYLOAD_TOO_LARGE",),
     417: ("EXPECTATION_FAILED",),
     422: ("IDEMPOTENCY_KEY_REUSED",),
@@ -96,7 +124,14 @@ ErrorCode404 = Literal[
 ]
 ErrorCode405 = Literal["METHOD_NOT_ALLOWED"]
 ErrorCode408 = Literal["REQUEST_TIMEOUT"]
-ErrorCode409 = Literal["IDEMPOTENCY_KEY_IN_USE"]
+ErrorCode409 = Literal[
+    "IDEMPOTENCY_KEY_IN_USE",
+    "INVALID_TRANSITION",
+    "PET_NOT_AVAILABLE",
+    "PET_HAS_OPEN_ORDER",
+    "PET_HAS_ORDERS",
+]
+ErrorCode412 = Literal["PRECONDITION_FAILED"]
 ErrorCode413 = Literal["PAYLOAD_TOO_LARGE"]
 ErrorCode417 = Literal["EXPECTATION_FAILED"]
 ErrorCode422 = Literal["IDEMPOTENCY_KEY_REUSED"]
@@ -172,6 +207,42 @@ class NewPet(ApiModel):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PetPatch(ApiModel):
+    """A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, each
+    valid as in NewPet; a field left out is unchanged, and none may be null.
+    """
+
+    name: str | None = None
+    """The animal's name: 1 to 255 characters, not only white space, stored exactly as sent."""
+    category_id: int | None = None
+    """Identifier of the category the animal belongs to."""
+    status: PetStatus | None = None
+    """The moves: available to pending or sold, pending to available or sold; sold is final. A
+    pet an open order holds moves only with that order.
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> PetPatch:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            name=wire.get("name"),
+            category_id=wire.get("categoryId"),
+            status=wire.get("status"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {}
+        if self.name is not None:
+            wire["name"] = self.name
+        if self.category_id is not None:
+            wire["categoryId"] = self.category_id
+        if self.status is not None:
+            wire["status"] = self.status
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
 class Order(ApiModel):
     """An order for an animal."""
 
@@ -221,7 +292,9 @@ class NewOrder(ApiModel):
     """The animal ordered; it must exist."""
     quantity: int
     status: NewOrderStatus | None = None
-    """Where the order stands. The service's default: "placed"."""
+    """Where the order stands: placed (the default) or approved hold the animal; delivered sells
+    it. Not cancelled. The service's default: "placed".
+    """
     ship_date: datetime | None = None
     """When the order ships: an RFC 3339 date-time, answered in UTC."""
     complete: NewOrderComplete | None = None
@@ -250,6 +323,37 @@ class NewOrder(ApiModel):
             wire["shipDate"] = format_datetime(self.ship_date)
         if self.complete is not None:
             wire["complete"] = self.complete
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderPatch(ApiModel):
+    """A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved
+    to delivered (which sells the animal and completes the order); its shipDate may be set. A
+    field left out is unchanged; none may be null. An order is cancelled with POST
+    /store/orders/{orderId}/cancel.
+    """
+
+    status: OrderStatus | None = None
+    """Where the order stands."""
+    ship_date: datetime | None = None
+    """When the order ships: an RFC 3339 date-time, answered in UTC."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> OrderPatch:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            status=wire.get("status"),
+            ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {}
+        if self.status is not None:
+            wire["status"] = self.status
+        if self.ship_date is not None:
+            wire["shipDate"] = format_datetime(self.ship_date)
         return wire
 
 
@@ -461,13 +565,20 @@ class EventData(ApiModel):
     """What the event is about."""
 
     object: dict[str, Any]
-    """The object exactly as the write answered it: the `Pet`, the `Order`."""
+    """The object exactly as the write answered it: the `Pet`, the `Order` (as it was, for a
+    deletion).
+    """
+    previous_attributes: dict[str, Any] | None = None
+    """On an update (`pet.updated`, `order.updated`): the fields that changed, as they were
+    before.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> EventData:
         """The model of its JSON form, as the service sends it."""
         return cls(
             object=dict(wire["object"]),
+            previous_attributes=None if wire.get("previousAttributes") is None else dict(wire["previousAttributes"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -475,6 +586,8 @@ class EventData(ApiModel):
         wire: dict[str, Any] = {
             "object": dict(self.object),
         }
+        if self.previous_attributes is not None:
+            wire["previousAttributes"] = dict(self.previous_attributes)
         return wire
 
 
@@ -760,6 +873,134 @@ class PetCreatedEvent(ApiModel):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PetUpdatedEventData(ApiModel):
+    """The `data` of a PetUpdatedEvent."""
+
+    object: Pet
+    """An animal in the store."""
+    previous_attributes: dict[str, Any] | None = None
+    """The fields of the Pet that changed, with their values before the change (Stripe's shape);
+    null for a field it did not have.
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> PetUpdatedEventData:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            object=Pet.from_wire(wire["object"]),
+            previous_attributes=None if wire.get("previousAttributes") is None else dict(wire["previousAttributes"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "object": self.object.to_wire(),
+        }
+        if self.previous_attributes is not None:
+            wire["previousAttributes"] = dict(self.previous_attributes)
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class PetUpdatedEvent(ApiModel):
+    """A pet changed, by updatePet or by an order that holds, sells or releases it: the Pet after
+    the change. Delivered as the body of a signed POST (see the callback of
+    createWebhookEndpoint).
+    """
+
+    id: str
+    """The event id: the `webhook-id` header too, the key to de-duplicate on."""
+    type: Literal["pet.updated"]
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: PetUpdatedEventData
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> PetUpdatedEvent:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=PetUpdatedEventData.from_wire(wire["data"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class PetDeletedEventData(ApiModel):
+    """The `data` of a PetDeletedEvent."""
+
+    object: Pet
+    """An animal in the store."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> PetDeletedEventData:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            object=Pet.from_wire(wire["object"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "object": self.object.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class PetDeletedEvent(ApiModel):
+    """A pet was removed by deletePet: the Pet as it was. Delivered as the body of a signed POST
+    (see the callback of createWebhookEndpoint).
+    """
+
+    id: str
+    """The event id: the `webhook-id` header too, the key to de-duplicate on."""
+    type: Literal["pet.deleted"]
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: PetDeletedEventData
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> PetDeletedEvent:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=PetDeletedEventData.from_wire(wire["data"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
 class OrderPlacedEventData(ApiModel):
     """The `data` of a OrderPlacedEvent."""
 
@@ -805,6 +1046,73 @@ class OrderPlacedEvent(ApiModel):
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
             data=OrderPlacedEventData.from_wire(wire["data"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "createdAt": format_datetime(self.created_at),
+            "apiVersion": self.api_version,
+            "data": self.data.to_wire(),
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderUpdatedEventData(ApiModel):
+    """The `data` of a OrderUpdatedEvent."""
+
+    object: Order
+    """An order for an animal."""
+    previous_attributes: dict[str, Any] | None = None
+    """The fields of the Order that changed, with their values before the change (Stripe's
+    shape); null for a field it did not have.
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> OrderUpdatedEventData:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            object=Order.from_wire(wire["object"]),
+            previous_attributes=None if wire.get("previousAttributes") is None else dict(wire["previousAttributes"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "object": self.object.to_wire(),
+        }
+        if self.previous_attributes is not None:
+            wire["previousAttributes"] = dict(self.previous_attributes)
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderUpdatedEvent(ApiModel):
+    """An order moved, by updateOrder or cancelOrder: the Order after the move. Delivered as the
+    body of a signed POST (see the callback of createWebhookEndpoint).
+    """
+
+    id: str
+    """The event id: the `webhook-id` header too, the key to de-duplicate on."""
+    type: Literal["order.updated"]
+    created_at: datetime
+    """When the write happened."""
+    api_version: str
+    """The API version whose schemas `data.object` follows."""
+    data: OrderUpdatedEventData
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> OrderUpdatedEvent:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            type=wire["type"],
+            created_at=parse_datetime(wire["createdAt"]),
+            api_version=wire["apiVersion"],
+            data=OrderUpdatedEventData.from_wire(wire["data"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -899,12 +1207,15 @@ class WebhookTestEvent(ApiModel):
         return wire
 
 
-WebhookEvent = PetCreatedEvent | OrderPlacedEvent | WebhookTestEvent
+WebhookEvent = PetCreatedEvent | PetUpdatedEvent | PetDeletedEvent | OrderPlacedEvent | OrderUpdatedEvent | WebhookTestEvent
 """An event, POSTed to the endpoint"""
 
 WEBHOOK_EVENT_TYPES: Final[Mapping[str, type[WebhookEvent]]] = {
     "pet.created": PetCreatedEvent,
+    "pet.updated": PetUpdatedEvent,
+    "pet.deleted": PetDeletedEvent,
     "order.placed": OrderPlacedEvent,
+    "order.updated": OrderUpdatedEvent,
     "webhook.test": WebhookTestEvent,
 }
 """Which class a WebhookEvent is, by its `type`."""

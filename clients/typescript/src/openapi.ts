@@ -43,10 +43,18 @@ export interface paths {
         get: operations["getPet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove an animal
+         * @description Removes the animal, told by a `pet.deleted` event. An animal that any order names is kept (`409 PET_HAS_ORDERS`). With `If-Match`, only the representation named is removed. Needs an API key with the scope `pets:write`.
+         */
+        delete: operations["deletePet"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an animal
+         * @description A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `name`, `categoryId` and `status`, each valid as in NewPet. Status moves: available to pending or sold, pending to available or sold; sold is final. A pet an open order (placed or approved) holds moves only with that order. With `If-Match`, the change applies only to the representation named. A change is told by a `pet.updated` event with its `previousAttributes`; a patch that changes nothing changes nothing. Needs an API key with the scope `pets:write`.
+         */
+        patch: operations["updatePet"];
         trace?: never;
     };
     "/store/orders": {
@@ -64,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Experimental: the shape of this operation may change without a new API version. The animal must exist. Placing an order does not change the animal's status. Needs an API key with the scope `store:write`.
+         * @description Experimental: the shape of this operation may change without a new API version. The animal must exist and be available. A placed or approved order holds it (`pending`) until the order is delivered (the animal is `sold`) or cancelled (`available` again); an order placed delivered sells it at once. Of orders placed at once for one animal, exactly one is placed. Told by an `order.placed` event and a `pet.updated` one. Needs an API key with the scope `store:write`.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -87,6 +95,30 @@ export interface paths {
         get: operations["getOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move an order
+         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final; cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scope `store:write`.
+         */
+        patch: operations["updateOrder"];
+        trace?: never;
+    };
+    "/store/orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order
+         * @description Experimental: the shape of this operation may change without a new API version. Cancels a placed or approved order: the animal it holds is available again. Delivered and cancelled orders are final. With `If-Match`, only the representation named is cancelled. Told by an `order.updated` event (and a `pet.updated` one). Takes no body. Needs an API key with the scope `store:write`.
+         */
+        post: operations["cancelOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -356,7 +388,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters, not only white space.
@@ -389,8 +421,24 @@ export interface components {
             categoryId: number;
             status?: components["schemas"]["NewPetStatus"];
         };
+        /** @description A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, each valid as in NewPet; a field left out is unchanged, and none may be null. */
+        PetPatch: {
+            /**
+             * @description The animal's name: 1 to 255 characters, not only white space, stored exactly as sent.
+             * @example Rex
+             */
+            name?: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             * @example 3
+             */
+            categoryId?: number;
+            /** @description The moves: available to pending or sold, pending to available or sold; sold is final. A pet an open order holds moves only with that order. */
+            status?: components["schemas"]["PetStatus"];
+        };
         /** @enum {string} */
-        OrderStatus: "placed" | "approved" | "delivered";
+        OrderStatus: "placed" | "approved" | "delivered" | "cancelled";
         /** @description An order for an animal. */
         Order: {
             /**
@@ -443,6 +491,20 @@ export interface components {
             shipDate?: string;
             complete?: components["schemas"]["NewOrderComplete"];
         };
+        /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set. A field left out is unchanged; none may be null. An order is cancelled with POST /store/orders/{orderId}/cancel. */
+        OrderPatch: {
+            /**
+             * @description Where the order stands.
+             * @example approved
+             */
+            status?: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description When the order ships: an RFC 3339 date-time, answered in UTC.
+             * @example 2026-12-01T09:30:00.000Z
+             */
+            shipDate?: string;
+        };
         /** @description How many animals have each status; every status is always present. */
         Inventory: {
             /**
@@ -475,7 +537,7 @@ export interface components {
              *       "order.placed"
              *     ]
              */
-            events: ("pet.created" | "order.placed" | "*")[];
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated" | "*")[];
             /**
              * @description What the endpoint is for.
              * @example Fulfilment
@@ -501,7 +563,7 @@ export interface components {
              *       "order.placed"
              *     ]
              */
-            events: ("pet.created" | "order.placed" | "*")[];
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated" | "*")[];
             /**
              * @description What the endpoint is for.
              * @example Fulfilment
@@ -541,7 +603,7 @@ export interface components {
              *       "order.placed"
              *     ]
              */
-            events: ("pet.created" | "order.placed" | "*")[];
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated" | "*")[];
             /**
              * @description What the endpoint is for.
              * @example Fulfilment
@@ -572,8 +634,17 @@ export interface components {
         };
         /** @description What the event is about. */
         EventData: {
-            /** @description The object exactly as the write answered it: the `Pet`, the `Order`. */
+            /** @description The object exactly as the write answered it: the `Pet`, the `Order` (as it was, for a deletion). */
             object: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description On an update (`pet.updated`, `order.updated`): the fields that changed, as they were before.
+             * @example {
+             *       "status": "available"
+             *     }
+             */
+            previousAttributes?: {
                 [key: string]: unknown;
             };
         };
@@ -589,7 +660,7 @@ export interface components {
              * @example order.placed
              * @enum {string}
              */
-            type: "pet.created" | "order.placed" | "webhook.test";
+            type: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated" | "webhook.test";
             /**
              * Format: date-time
              * @description When the write happened.
@@ -651,7 +722,7 @@ export interface components {
              * @example order.placed
              * @enum {string}
              */
-            type: "pet.created" | "order.placed" | "webhook.test";
+            type: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated" | "webhook.test";
             /**
              * Format: date-time
              * @description When the write happened.
@@ -676,7 +747,7 @@ export interface components {
          */
         NewPetStatus: components["schemas"]["PetStatus"];
         /**
-         * @description Where the order stands.
+         * @description Where the order stands: placed (the default) or approved hold the animal; delivered sells it. Not cancelled.
          * @default placed
          */
         NewOrderStatus: components["schemas"]["OrderStatus"];
@@ -697,6 +768,67 @@ export interface components {
              * @enum {string}
              */
             type: "pet.created";
+            /**
+             * Format: date-time
+             * @description When the write happened.
+             */
+            createdAt: string;
+            /**
+             * @description The API version whose schemas `data.object` follows.
+             * @example 1.3.0
+             */
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Pet"];
+            };
+        };
+        /** @description A pet changed, by updatePet or by an order that holds, sells or releases it: the Pet after the change. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
+        PetUpdatedEvent: {
+            /**
+             * @description The event id: the `webhook-id` header too, the key to de-duplicate on.
+             * @example evt_2b7Vq0kQm9XcRz1L8hNw
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.updated";
+            /**
+             * Format: date-time
+             * @description When the write happened.
+             */
+            createdAt: string;
+            /**
+             * @description The API version whose schemas `data.object` follows.
+             * @example 1.3.0
+             */
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Pet"];
+                /**
+                 * @description The fields of the Pet that changed, with their values before the change (Stripe's shape); null for a field it did not have.
+                 * @example {
+                 *       "status": "available"
+                 *     }
+                 */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description A pet was removed by deletePet: the Pet as it was. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
+        PetDeletedEvent: {
+            /**
+             * @description The event id: the `webhook-id` header too, the key to de-duplicate on.
+             * @example evt_2b7Vq0kQm9XcRz1L8hNw
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.deleted";
             /**
              * Format: date-time
              * @description When the write happened.
@@ -735,6 +867,41 @@ export interface components {
             apiVersion: string;
             data: {
                 object: components["schemas"]["Order"];
+            };
+        };
+        /** @description An order moved, by updateOrder or cancelOrder: the Order after the move. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
+        OrderUpdatedEvent: {
+            /**
+             * @description The event id: the `webhook-id` header too, the key to de-duplicate on.
+             * @example evt_2b7Vq0kQm9XcRz1L8hNw
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.updated";
+            /**
+             * Format: date-time
+             * @description When the write happened.
+             */
+            createdAt: string;
+            /**
+             * @description The API version whose schemas `data.object` follows.
+             * @example 1.3.0
+             */
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Order"];
+                /**
+                 * @description The fields of the Order that changed, with their values before the change (Stripe's shape); null for a field it did not have.
+                 * @example {
+                 *       "status": "available"
+                 *     }
+                 */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /** @description Sent by testWebhookEndpoint to that endpoint only: the endpoint it was sent to. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
@@ -794,7 +961,10 @@ export interface operations {
                 /** @description Only animals with this status. */
                 status?: components["schemas"]["PetStatus"];
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -805,6 +975,8 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -815,7 +987,20 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"][];
                 };
             };
-            /** @description limit, status or cursor is not valid. (VALIDATION_FAILED) */
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description limit, status or cursor is not valid, or given as an array or object (`status[]=sold`). (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -923,6 +1108,8 @@ export interface operations {
                     Location?: string;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -976,7 +1163,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1062,7 +1249,10 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The identifier of the animal. */
                 petId: number;
@@ -1074,6 +1264,8 @@ export interface operations {
             /** @description The animal. */
             200: {
                 headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     /** @description RFC 9745: deprecated since this time (`@` and Unix seconds). */
                     Deprecation?: string;
                     /** @description RFC 8594: the operation is removed at this time. */
@@ -1089,6 +1281,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description petId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
             400: {
@@ -1188,6 +1393,356 @@ export interface operations {
             };
         };
     };
+    deletePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal is removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description petId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id, or it was removed already. (PET_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Orders name the animal: it is kept. (PET_HAS_ORDERS) */
+            409: {
+                headers: {
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetPatch"];
+            };
+        };
+        responses: {
+            /** @description The animal as changed. */
+            200: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description A field is unknown, null or not valid, or petId is not an id. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id. (PET_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The status cannot move there from where it stands; the message names the moves it can make. (INVALID_TRANSITION) An open order holds the animal: its status moves with that order. (PET_HAS_OPEN_ORDER)
+             *
+             *     A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE)
+             */
+            409: {
+                headers: {
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -1198,7 +1753,10 @@ export interface operations {
                 /** @description Only orders with this status. */
                 status?: components["schemas"]["OrderStatus"];
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1209,6 +1767,8 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1219,7 +1779,20 @@ export interface operations {
                     "application/json": components["schemas"]["Order"][];
                 };
             };
-            /** @description limit, status or cursor is not valid. (VALIDATION_FAILED) */
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description limit, status or cursor is not valid, or given as an array or object (`status[]=placed`). (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1327,6 +1900,8 @@ export interface operations {
                     Location?: string;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1390,10 +1965,14 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE) */
+            /**
+             * @description The animal is not available: an order holds it, or it is sold. (PET_NOT_AVAILABLE)
+             *
+             *     A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE)
+             */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1479,7 +2058,10 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The identifier of the order. */
                 orderId: number;
@@ -1491,6 +2073,349 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description orderId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id. (ORDER_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The identifier of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPatch"];
+            };
+        };
+        responses: {
+            /** @description The order as moved. */
+            200: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description A field is unknown, null or not valid, or orderId is not an id. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id. (ORDER_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The order cannot move there from where it stands; the message names the moves it can make. (INVALID_TRANSITION)
+             *
+             *     A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE)
+             */
+            409: {
+                headers: {
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The identifier of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled order. */
+            200: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1543,6 +2468,53 @@ export interface operations {
             };
             /** @description No order has this id. (ORDER_NOT_FOUND) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The order is delivered or cancelled already. (INVALID_TRANSITION)
+             *
+             *     A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE)
+             */
+            409: {
+                headers: {
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. (IDEMPOTENCY_KEY_REUSED) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1883,7 +2855,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1971,6 +2943,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the endpoint (`we_…`). */
                 endpointId: string;
             };
             cookie?: never;
@@ -2080,6 +3053,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the endpoint (`we_…`). */
                 endpointId: string;
             };
             cookie?: never;
@@ -2187,6 +3161,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the endpoint (`we_…`). */
                 endpointId: string;
             };
             cookie?: never;
@@ -2296,6 +3271,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the endpoint (`we_…`). */
                 endpointId: string;
             };
             cookie?: never;
@@ -2405,6 +3381,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the endpoint (`we_…`). */
                 endpointId: string;
             };
             cookie?: never;
@@ -2514,6 +3491,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the endpoint (`we_…`). */
                 endpointId: string;
             };
             cookie?: never;
@@ -2623,6 +3601,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the endpoint (`we_…`). */
                 endpointId: string;
             };
             cookie?: never;
@@ -2765,7 +3744,7 @@ export interface operations {
                 /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
                 /** @description Only events of this type. */
-                type?: "pet.created" | "order.placed";
+                type?: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated";
             };
             header?: never;
             path?: never;
@@ -2878,6 +3857,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the event (`evt_…`). */
                 eventId: string;
             };
             cookie?: never;
@@ -2987,6 +3967,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the event (`evt_…`). */
                 eventId: string;
             };
             cookie?: never;

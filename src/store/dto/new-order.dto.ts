@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
-import { ORDER_STATUSES, type OrderStatus } from '../order-status.js';
+import { NEW_ORDER_STATUSES, type OrderStatus } from '../order-status.js';
 import { IsShipDate } from './is-ship-date.validator.js';
 import { COMPLETE_PROPERTY, ORDER_STATUS_PROPERTY, PET_ID_PROPERTY, QUANTITY_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
 
@@ -23,9 +23,13 @@ export class NewOrderDto {
   @Max(1000, { message: QUANTITY_MESSAGE })
   quantity: number;
 
-  @ApiPropertyOptional({ ...ORDER_STATUS_PROPERTY, default: 'placed' })
+  @ApiPropertyOptional({
+    ...ORDER_STATUS_PROPERTY,
+    default: 'placed',
+    description: 'Where the order stands: placed (the default) or approved hold the animal; delivered sells it. Not cancelled.',
+  })
   @unlessAbsent
-  @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
+  @IsIn(NEW_ORDER_STATUSES, { message: `status must be one of ${NEW_ORDER_STATUSES.join(', ')}: an order is not placed cancelled` })
   status?: OrderStatus;
 
   @ApiPropertyOptional(SHIP_DATE_PROPERTY)

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { PageQuery } from '../../pagination/page-query.dto.js';
+import { API_VERSION } from '../../config/api-version.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
@@ -8,9 +9,17 @@ export class EventDataDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'The object exactly as the write answered it: the `Pet`, the `Order`.',
+    description: 'The object exactly as the write answered it: the `Pet`, the `Order` (as it was, for a deletion).',
   })
   object: object;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'On an update (`pet.updated`, `order.updated`): the fields that changed, as they were before.',
+    example: { status: 'available' },
+  })
+  previousAttributes?: object;
 }
 
 @ApiSchema({
@@ -33,7 +42,7 @@ export class EventDto {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When the write happened.' })
   createdAt: string;
 
-  @ApiProperty({ type: 'string', description: 'The API version whose schemas `data.object` follows.', example: '1.3.0' })
+  @ApiProperty({ type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION })
   apiVersion: string;
 
   @ApiProperty({ type: EventDataDto })
@@ -80,7 +89,7 @@ export class EventWithDeliveriesDto extends EventDto {
 }
 
 export class ListEventsQuery extends PageQuery {
-  @ApiPropertyOptional({ type: 'string', enum: EVENT_TYPES, description: 'Only events of this type.' })
+  @ApiPropertyOptional({ type: 'string', enum: EVENT_TYPES, description: 'Only events of this type.', example: 'pet.created' })
   @IsOptional()
   @IsIn(EVENT_TYPES, { message: `type must be one of ${EVENT_TYPES.join(', ')}` })
   type?: string;

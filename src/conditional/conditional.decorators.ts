@@ -1,0 +1,88 @@
+import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiResponse, type HeadersObject } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { errorResponses } from '../docs/api-error-responses.decorator.js';
+import { type IfMatch, readEntityTags } from '../server/entity-tag.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request's If-Match, for the service to hold its change to (ChangesIfMatch). */
+    ifMatch?: IfMatch;
+  }
+}
+
+/** The ETag header of an answer, for the document. */
+export const ETAG_HEADER: HeadersObject = {
+  ETag: {
+    description:
+      'A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` ' +
+      'when nothing changed, or as `If-Match` so that a change applies only to what you saw.',
+    schema: { type: 'string', example: '"3x8Qv0Kp2sT7mW1aZyB4cD"' },
+  },
+};
+
+const ETAG_EXAMPLE = '"3x8Qv0Kp2sT7mW1aZyB4cD"';
+
+/**
+ * A read answered with an ETag: with `If-None-Match` naming it, `304 Not Modified` (no body, the
+ * ETag), so that a client who polls pays for no body when nothing changed. The tag is computed
+ * from the answer as it is sent (server/api-express-adapter.ts).
+ */
+export function TaggedRead(): MethodDecorator {
+  return applyDecorators(
+    UseGuards(ConditionalRequestGuard),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current.',
+      schema: { type: 'string' },
+      example: ETAG_EXAMPLE,
+    }),
+    ApiResponse({
+      status: 304,
+      description: 'Not modified: the representation named by `If-None-Match` is current.',
+      headers: ETAG_HEADER,
+    }),
+  );
+}
+
+/** A write answered with the ETag of what it made (a create's 201). */
+export function TaggedAnswer(): MethodDecorator {
+  return UseGuards(ConditionalRequestGuard);
+}
+
+/**
+ * A change to a single resource that honours `If-Match` (RFC 9110 §13.1.1): the service makes it
+ * only to the representation named (`*`: to whatever is current), else `412 PRECONDITION_FAILED`
+ * with the current ETag, changing nothing. Its answer carries the new ETag.
+ */
+export function ChangesIfMatch(): MethodDecorator {
+  return applyDecorators(
+    UseGuards(ConditionalRequestGuard),
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description:
+        'The ETag of the representation you decided on (or `*`): the change applies only if it is still current, ' +
+        'else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to ' +
+        'whatever is current.',
+      schema: { type: 'string' },
+      example: ETAG_EXAMPLE,
+    }),
+    ...errorResponses({ PRECONDITION_FAILED: 'The `If-Match` names a representation that is no longer current; nothing changed.' }),
+  );
+}
+
+/** Reads If-Match and If-None-Match (400 when malformed) and marks the answer to be tagged. */
+@Injectable()
+class ConditionalRequestGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.getArgByIndex<Request>(0);
+    request.ifMatch = readEntityTags('If-Match', request.headers['if-match']);
+    request.entityTagged = { ifNoneMatch: readEntityTags('If-None-Match', request.headers['if-none-match']) };
+    return true;
+  }
+}
+
+/** The request's If-Match, or undefined when it came without one. */
+export const IfMatchHeader = createParamDecorator((_: unknown, context: ExecutionContext) => context.getArgByIndex<Request>(0).ifMatch);
