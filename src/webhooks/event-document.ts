@@ -1,4 +1,5 @@
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
+import { API_VERSION } from '../config/api-version.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 
 /** Each event type's payload schema: its `type`, and the schema of its `data.object`. */
@@ -46,7 +47,7 @@ export function describeEventDeliveries(document: OpenAPIObject): void {
         },
         type: { type: 'string', enum: [type] },
         createdAt: { type: 'string', format: 'date-time', description: 'When the write happened.' },
-        apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: '1.3.0' },
+        apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION },
         data: { type: 'object', properties: { object }, required: ['object'] },
       },
       required: ['id', 'type', 'createdAt', 'apiVersion', 'data'],

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { API_VERSION } from '../../config/api-version.js';
 import { PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 
@@ -33,7 +34,7 @@ export class EventDto {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When the write happened.' })
   createdAt: string;
 
-  @ApiProperty({ type: 'string', description: 'The API version whose schemas `data.object` follows.', example: '1.3.0' })
+  @ApiProperty({ type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION })
   apiVersion: string;
 
   @ApiProperty({ type: EventDataDto })
