@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import yaml from 'js-yaml';
+import { API_VERSION } from '../../src/config/api-version.js';
 import { ERROR_CODES } from '../../src/errors/api-exception.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/events/event-types.js';
 import { AUTH, useApp } from './support/test-app.js';
@@ -97,7 +98,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.body.openapi).toMatch(/^3\./);
-    expect(response.body.info.version).toBe('1.3.0');
+    expect(response.body.info.version).toBe(API_VERSION);
   });
 
   it('is served as the same document in YAML at /v1/openapi.yaml without a key', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { webhooks, WebhookVerificationError } from '../../clients/typescript/src/index.js';
+import { API_VERSION } from '../../src/config/api-version.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -10,7 +11,7 @@ const event = {
   id: 'evt_2b7Vq0kQm9XcRz1L8hNw',
   type: 'pet.created',
   createdAt: '2026-11-25T08:00:00.000Z',
-  apiVersion: '1.3.0',
+  apiVersion: API_VERSION,
   data: { object: { id: 7, name: 'Rex 🐕', status: 'available' } },
 };
 const payload = JSON.stringify(event);

@@ -4,7 +4,10 @@ import { inspect } from 'node:util';
 import { DEFAULT_BASE_URL } from '../../clients/typescript/src/client.js';
 import { NotFoundError } from '../../clients/typescript/src/errors.js';
 import { logLevelOf } from '../../clients/typescript/src/logging.js';
-import { CLIENT_VERSION, withHeaders } from '../../clients/typescript/src/transport.js';
+import { withHeaders } from '../../clients/typescript/src/transport.js';
+import { CLIENT_VERSION } from '../../clients/typescript/src/version.js';
+import { SDK_VERSION_FILE, sdkVersionModule } from '../../scripts/sdk-version.js';
+import { API_VERSION } from '../../src/config/api-version.js';
 
 const document = JSON.parse(readFileSync('openapi.json', 'utf8'));
 const manifest = JSON.parse(readFileSync('clients/typescript/package.json', 'utf8'));
@@ -14,9 +17,10 @@ describe('the TypeScript SDK against the committed document', () => {
     expect(DEFAULT_BASE_URL).toBe(document.servers[0].url);
   });
 
-  it('is versioned as the API it was made for, in its package and in its User-Agent', () => {
-    expect(manifest.version).toBe(document.info.version);
-    expect(CLIENT_VERSION).toBe(document.info.version);
+  it('is versioned as the API it was made for (API_VERSION), in its package and in its User-Agent, as `npm run openapi` writes', () => {
+    const versions = { document: document.info.version, package: manifest.version, userAgent: CLIENT_VERSION };
+    expect(versions).toEqual({ document: API_VERSION, package: API_VERSION, userAgent: API_VERSION });
+    expect(readFileSync(SDK_VERSION_FILE, 'utf8')).toBe(sdkVersionModule(API_VERSION));
   });
 
   it('depends on nothing at run time', () => {

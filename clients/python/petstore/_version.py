@@ -1,3 +1,4 @@
-"""The package's version: the API version it was made for (tests/test_generated.py keeps them equal)."""
+# Written by clients/python/scripts/generate.py from openapi.json: do not edit.
+"""The version of this package: the API version it was made for, as the document says it."""
 
 __version__ = "1.3.0"

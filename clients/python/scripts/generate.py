@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes petstore/_models.py from the service's OpenAPI document (openapi.json at the repository root).
+"""Writes petstore/_models.py and petstore/_version.py from the service's OpenAPI document (openapi.json at the repository root).
 
 Run it whenever the document changes (`npm run openapi` rewrites openapi.json):
 
     python3 clients/python/scripts/generate.py
 
-tests/test_generated.py fails while the committed module differs from what this writes, as the
+tests/test_generated.py fails while a committed module differs from what this writes, as the
 TypeScript SDK's openapi.ts is kept. Only the standard library, so it runs wherever Python does.
 
 What it writes, from the document alone:
@@ -15,7 +15,9 @@ What it writes, from the document alone:
 - each enumeration as a Literal alias, inline ones named after their schema and property;
 - the union a callback delivers (a webhook's event), with a table from its discriminator to its class;
 - the error codes of every HTTP status (the Error schema's `x-codes-by-status`); the Error schema
-  itself becomes the exceptions of petstore/_errors.py, not a model.
+  itself becomes the exceptions of petstore/_errors.py, not a model;
+- the package's version, the document's `info.version` (API_VERSION, src/config/api-version.ts),
+  where pyproject.toml reads it without importing the package.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[3]
 DOCUMENT = ROOT / "openapi.json"
 MODELS = ROOT / "clients" / "python" / "petstore" / "_models.py"
+VERSION = ROOT / "clients" / "python" / "petstore" / "_version.py"
 
 # Unions the document gives no schema name to: the body of a callback, named by its operationId.
 UNION_NAMES = {"deliverEvent": "WebhookEvent"}
@@ -306,9 +309,24 @@ def render(document: Schema) -> str:
     return Generator(document).render()
 
 
+def render_version(document: Schema) -> str:
+    """The text of petstore/_version.py for `document`: the package is versioned as the API it was made for."""
+    return "\n".join(
+        [
+            "# Written by clients/python/scripts/generate.py from openapi.json: do not edit.",
+            '"""The version of this package: the API version it was made for, as the document says it."""',
+            "",
+            "__version__ = " + json.dumps(document["info"]["version"]),
+            "",
+        ]
+    )
+
+
 def main() -> None:
-    MODELS.write_text(render(json.loads(DOCUMENT.read_text(encoding="utf-8"))), encoding="utf-8")
-    print(f"wrote {MODELS.relative_to(ROOT)}", file=sys.stderr)
+    document = json.loads(DOCUMENT.read_text(encoding="utf-8"))
+    MODELS.write_text(render(document), encoding="utf-8")
+    VERSION.write_text(render_version(document), encoding="utf-8")
+    print(f"wrote {MODELS.relative_to(ROOT)} and {VERSION.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -29,4 +29,6 @@ def test_the_generator_follows_a_change_of_the_document() -> None:
 
 
 def test_the_package_s_version_is_the_api_version_it_was_made_for() -> None:
+    committed = (Path(petstore.__file__).parent / "_version.py").read_text(encoding="utf-8")
+    assert committed == generate.render_version(DOCUMENT), "openapi.json's version changed: run npm run openapi"
     assert petstore.__version__ == API_VERSION == DOCUMENT["info"]["version"]

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from petstore import Event, Pet, PetCreatedEvent, WebhookVerificationError, webhooks
+from petstore import API_VERSION, Event, Pet, PetCreatedEvent, WebhookVerificationError, webhooks
 from support.service import REPOSITORY, node
 
 SECRET = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
@@ -21,7 +21,7 @@ EVENT = {
     "id": "evt_python_1",
     "type": "pet.created",
     "createdAt": "2026-11-25T10:15:02.418Z",
-    "apiVersion": "1.3.0",
+    "apiVersion": API_VERSION,
     "data": {"object": {"id": 7, "name": "Rex ü", "categoryId": 3, "status": "available"}},
 }
 PAYLOAD = json.dumps(EVENT, ensure_ascii=False)

@@ -1,6 +1,7 @@
 import { type AnswerHeaders, type RawResponse, type WithRequestId, withRequestId } from './api-promise.js';
 import { AbortError, ConnectionError, errorOfAnswer, PetStoreError, TimeoutError } from './errors.js';
 import type { Log } from './logging.js';
+import { CLIENT_VERSION } from './version.js';
 
 /**
  * The `fetch` this client calls: Node 22+'s own by default, any implementation of this shape
@@ -76,9 +77,6 @@ interface Call {
 
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
-
-/** The package's version: its package.json's, and the API version it was made for (a unit test keeps them equal). */
-export const CLIENT_VERSION = '1.3.0';
 
 /**
  * Sends requests with the API key, a time-out per attempt, and retries where a retry is safe and
