@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { API_VERSION } from '../../config/api-version.js';
 import { PageQuery } from '../../pagination/page-query.dto.js';
-import { API_VERSION } from '../../config/api-version.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
