@@ -34,7 +34,8 @@ export class TrustedKeysRecheck implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private schedule(): void {
-    if (!this.stopped) this.timer = setTimeout(() => void this.run(), RECHECK_MS);
+    // Unref'd: the server keeps the process alive, not this.
+    if (!this.stopped) this.timer = setTimeout(() => void this.run(), RECHECK_MS).unref();
   }
 
   private async run(): Promise<void> {

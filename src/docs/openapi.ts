@@ -5,6 +5,7 @@ import {
   type OpenAPIObject,
   type OperationObject,
   type ReferenceObject,
+  type SchemaObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -79,8 +80,31 @@ export function buildOpenApiDocument(
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
   listErrorCodesByStatus(document);
+  giveEveryParameterAnExample(document);
   for (const contribute of contributions) contribute(document);
   return document;
+}
+
+/**
+ * Every path and query parameter shows an example, which Swagger UI's Try it out fills in and a
+ * contract tester (Dredd) sends: the one its decorator gives, else its schema's, else its enum's
+ * first value, else its minimum. Nest's document keeps no example beside a schema of the parameter's.
+ */
+function giveEveryParameterAnExample(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    for (const parameter of operation.parameters ?? []) {
+      if ('$ref' in parameter || (parameter.in !== 'path' && parameter.in !== 'query') || parameter.example !== undefined) continue;
+      const schema = resolved(document, parameter.schema);
+      parameter.example = schema?.example ?? schema?.enum?.[0] ?? schema?.minimum;
+      if (parameter.example === undefined) throw new Error(`${parameter.in} parameter ${parameter.name} has no example`);
+    }
+  }
+}
+
+function resolved(document: OpenAPIObject, schema: SchemaObject | ReferenceObject | undefined): SchemaObject | undefined {
+  if (!schema || !('$ref' in schema)) return schema;
+  const found = document.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')];
+  return found && !('$ref' in found) ? found : undefined;
 }
 
 /**

@@ -138,6 +138,8 @@ export class OrdersController {
       reason: 'orderId is not an integer from 1 to 2^53-1.',
       example: 'orderId must be an integer from 1 to 9007199254740991.',
     },
+    // It takes no body, but one sent is read as any JSON body is.
+    ...JSON_BODY_ERRORS,
     ORDER_NOT_FOUND: 'No order has this id.',
     INVALID_TRANSITION: 'The order is delivered or cancelled already.',
   })

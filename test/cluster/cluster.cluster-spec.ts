@@ -294,18 +294,30 @@ describe('the stack on a three-node Galera cluster', () => {
 
   test('of 50 orders placed at once for one pet, through every replica and both proxies, exactly one is placed; no 500', async () => {
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-    const created = await fetch(`${stack.base}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Wanted on the cluster', categoryId: 1 }) });
+    const created = await fetch(`${stack.base}/v1/pets`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Wanted on the cluster', categoryId: 1 }),
+    });
     const { id: petId } = (await created.json()) as { id: number };
     const answers = await Promise.all(
       Array.from({ length: 50 }, async () => {
-        const answer = await fetch(`${stack.base}/v1/store/orders`, { method: 'POST', headers, body: JSON.stringify({ petId, quantity: 1 }) });
+        const answer = await fetch(`${stack.base}/v1/store/orders`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ petId, quantity: 1 }),
+        });
         return { status: answer.status, code: ((await answer.json()) as { code?: string }).code };
       }),
     );
-    figures.concurrentOrders = Object.fromEntries([...new Set(answers.map(({ status }) => status))].map((status) => [status, answers.filter((a) => a.status === status).length]));
+    figures.concurrentOrders = Object.fromEntries(
+      [...new Set(answers.map(({ status }) => status))].map((status) => [status, answers.filter((a) => a.status === status).length]),
+    );
     expect(answers.filter(({ status }) => status === 201)).toHaveLength(1);
     // A write conflict between nodes is retried, or the order is refused for the pet it lost to: never a 500.
-    expect(answers.filter(({ status }) => status !== 201).every(({ status, code }) => status === 409 && code === 'PET_NOT_AVAILABLE')).toBe(true);
+    expect(answers.filter(({ status }) => status !== 201).every(({ status, code }) => status === 409 && code === 'PET_NOT_AVAILABLE')).toBe(
+      true,
+    );
     const pet = await fetch(`${stack.base}/v1/pets/${petId}`, { headers });
     expect(((await pet.json()) as { status: string }).status).toBe('pending');
     expect(Object.values(await connectionsOfEachProxy()).every((connections) => connections > 0)).toBe(true);

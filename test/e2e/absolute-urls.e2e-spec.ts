@@ -133,7 +133,7 @@ describe.each(DATABASE_KINDS)('request targets on %s', (kind) => {
     it('answers OPTIONS * with the methods the API serves', async () => {
       const response = await send(ctx, 'OPTIONS *');
       expect(response.status).toBe(204);
-      expect(response.headers.allow).toBe('DELETE, GET, HEAD, POST');
+      expect(response.headers.allow).toBe('DELETE, GET, HEAD, PATCH, POST');
       expect(response.body).toBe('');
     });
   });

@@ -9,15 +9,37 @@ import { DATABASE_KINDS } from './support/test-database.js';
 type Json = Record<string, any>;
 
 const OPERATIONS = [
-  ['/pets', 'get', 'listPets', ['200', '400', '401', '403', '429', '500', '503'], 'pets:read'],
+  ['/pets', 'get', 'listPets', ['200', '304', '400', '401', '403', '429', '500', '503'], 'pets:read'],
   ['/pets', 'post', 'createPet', ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'], 'pets:write'],
-  ['/pets/{petId}', 'get', 'getPet', ['200', '400', '401', '403', '404', '429', '500', '503'], 'pets:read'],
+  ['/pets/{petId}', 'get', 'getPet', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], 'pets:read'],
+  [
+    '/pets/{petId}',
+    'patch',
+    'updatePet',
+    ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
+    'pets:write',
+  ],
+  ['/pets/{petId}', 'delete', 'deletePet', ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503'], 'pets:write'],
 ] as const;
 
 const STORE_OPERATIONS = [
-  ['/store/orders', 'get', 'listOrders', ['200', '400', '401', '403', '429', '500', '503'], 'store:read'],
+  ['/store/orders', 'get', 'listOrders', ['200', '304', '400', '401', '403', '429', '500', '503'], 'store:read'],
   ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'], 'store:write'],
-  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '400', '401', '403', '404', '429', '500', '503'], 'store:read'],
+  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], 'store:read'],
+  [
+    '/store/orders/{orderId}',
+    'patch',
+    'updateOrder',
+    ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
+    'store:write',
+  ],
+  [
+    '/store/orders/{orderId}/cancel',
+    'post',
+    'cancelOrder',
+    ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
+    'store:write',
+  ],
   ['/store/inventory', 'get', 'getInventory', ['200', '401', '403', '429', '500', '503'], 'store:read'],
 ] as const;
 
@@ -131,6 +153,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
       '/store/inventory',
       '/store/orders',
       '/store/orders/{orderId}',
+      '/store/orders/{orderId}/cancel',
       '/webhook-endpoints',
       '/webhook-endpoints/{endpointId}',
       '/webhook-endpoints/{endpointId}/disable',
@@ -309,6 +332,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual([
       'API-Key-Expires',
       'Deprecation',
+      'ETag',
       'Link',
       'RateLimit',
       'RateLimit-Policy',
@@ -324,6 +348,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
         required: true,
         schema: expect.objectContaining({ type: 'integer', format: 'int64' }),
       }),
+      expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
     ]);
   });
 
@@ -371,6 +396,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(createPet.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
     expect(Object.keys(createPet.responses['201'].headers).sort()).toEqual([
       'API-Key-Expires',
+      'ETag',
       'Idempotent-Replayed',
       'Location',
       'RateLimit',
@@ -406,13 +432,47 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     },
   );
 
+  it('gives every path and query parameter an example, as Try it out and contract testers send them', () => {
+    const bare = ALL_OPERATIONS.flatMap(([path, method]) =>
+      (document.paths[path][method].parameters ?? [])
+        .filter((parameter: Json) => parameter.in !== 'header' && parameter.example === undefined)
+        .map((parameter: Json) => `${method} ${path} ${parameter.name}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
+  it('documents ETag, If-None-Match and 304 on the reads, If-Match and 412 on the changes', () => {
+    for (const [path, method] of [
+      ['/pets', 'get'],
+      ['/pets/{petId}', 'get'],
+      ['/store/orders', 'get'],
+      ['/store/orders/{orderId}', 'get'],
+    ]) {
+      const operation = document.paths[path][method];
+      expect(operation.responses['200'].headers.ETag).toBeDefined();
+      expect(operation.responses['304'].headers.ETag).toBeDefined();
+      expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'If-None-Match', in: 'header' }));
+    }
+    for (const [path, method] of [
+      ['/pets/{petId}', 'patch'],
+      ['/pets/{petId}', 'delete'],
+      ['/store/orders/{orderId}', 'patch'],
+      ['/store/orders/{orderId}/cancel', 'post'],
+    ]) {
+      const operation = document.paths[path][method];
+      expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header' }));
+      expect(operation.responses['412'].headers.ETag).toBeDefined();
+      expect(operation.responses['412'].content['application/json'].examples.PRECONDITION_FAILED).toBeDefined();
+    }
+  });
+
   it('leaves the pets operations without a stability marker', () => {
     for (const [path, method] of OPERATIONS) expect(document.paths[path][method]['x-stability']).toBeUndefined();
   });
 
   it('names the store schemas Order, NewOrder, OrderStatus and Inventory', () => {
     const { Order, NewOrder, OrderStatus, Inventory } = document.components.schemas;
-    expect(OrderStatus).toEqual({ type: 'string', enum: ['placed', 'approved', 'delivered'] });
+    expect(OrderStatus).toEqual({ type: 'string', enum: ['placed', 'approved', 'delivered', 'cancelled'] });
     expect(Order.required.sort()).toEqual(['complete', 'id', 'petId', 'quantity', 'status']);
     expect(Order.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(Order.properties.shipDate).toMatchObject({ type: 'string', format: 'date-time' });

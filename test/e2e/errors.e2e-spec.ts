@@ -221,8 +221,10 @@ describe.each(DATABASE_KINDS)('errors on %s', (kind) => {
     it.each([
       ['delete', '/v1/pets', 'GET, HEAD, POST'],
       ['put', '/v1/pets', 'GET, HEAD, POST'],
-      ['patch', '/v1/pets/1', 'GET, HEAD'],
-      ['delete', '/v1/pets/1', 'GET, HEAD'],
+      ['put', '/v1/pets/1', 'DELETE, GET, HEAD, PATCH'],
+      ['post', '/v1/pets/1', 'DELETE, GET, HEAD, PATCH'],
+      ['delete', '/v1/store/orders/1', 'GET, HEAD, PATCH'],
+      ['get', '/v1/store/orders/1/cancel', 'POST'],
       ['delete', '/v1/store/orders', 'GET, HEAD, POST'],
       ['post', '/v1/store/inventory', 'GET, HEAD'],
     ] as const)('answers %s %s with METHOD_NOT_ALLOWED and Allow: %s', async (method, path, allow) => {

@@ -37,7 +37,7 @@ describe.each(DATABASE_KINDS)('a kill -9 during a stream of moves, on %s', (kind
     });
   const all = async <T>(base: string, path: string): Promise<T[]> => {
     const found: T[] = [];
-    for (let url = `${base}${path}`; ; ) {
+    for (let url = `${base}${path}`; ;) {
       const page = await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } });
       found.push(...((await page.json()) as T[]));
       const next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '');
@@ -49,7 +49,8 @@ describe.each(DATABASE_KINDS)('a kill -9 during a stream of moves, on %s', (kind
   it('leaves every pet with the status its orders say', async () => {
     const first = await start();
     const pets: number[] = [];
-    for (let i = 0; i < PETS; i++) pets.push(((await (await call(first.base, 'POST', '/pets', { name: `Crash ${i}`, categoryId: 1 })).json()) as { id: number }).id);
+    for (let i = 0; i < PETS; i++)
+      pets.push(((await (await call(first.base, 'POST', '/pets', { name: `Crash ${i}`, categoryId: 1 })).json()) as { id: number }).id);
 
     // Each pet's own stream of moves, all at once, until the service dies under them.
     let killed = false;
@@ -77,7 +78,9 @@ describe.each(DATABASE_KINDS)('a kill -9 during a stream of moves, on %s', (kind
 
     const second = await start();
     const orders = await all<Order>(second.base, '/store/orders?limit=100');
-    const statuses = new Map((await all<{ id: number; status: string }>(second.base, '/pets?limit=100')).map((pet) => [pet.id, pet.status]));
+    const statuses = new Map(
+      (await all<{ id: number; status: string }>(second.base, '/pets?limit=100')).map((pet) => [pet.id, pet.status]),
+    );
     expect(orders.length).toBeGreaterThan(PETS);
     const wrong = pets.flatMap((petId) => {
       const own = orders.filter((order) => order.petId === petId);

@@ -33,13 +33,14 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
       .send({ petId, quantity: 1, ...body });
   const patchOrder = (id: number, patch: Body, headers: Record<string, string> = {}) =>
     http().patch(`/v1/store/orders/${id}`).set(AUTH).set(headers).send(patch);
-  const cancelOrder = (id: number, headers: Record<string, string> = {}) => http().post(`/v1/store/orders/${id}/cancel`).set(AUTH).set(headers);
+  const cancelOrder = (id: number, headers: Record<string, string> = {}) =>
+    http().post(`/v1/store/orders/${id}/cancel`).set(AUTH).set(headers);
   const statusOf = async (petId: number) => (await getPet(petId)).body.status as string;
 
   /** The events of `type` about the object with `id`, oldest first. */
   const eventsOf = async (type: string, id: number): Promise<{ data: { object: Body; previousAttributes?: Body } }[]> => {
     const found = [];
-    for (let path = `/v1/events?type=${type}&limit=100`; ; ) {
+    for (let path = `/v1/events?type=${type}&limit=100`; ;) {
       const page = await http().get(path).set(AUTH);
       expect(page.status).toBe(200);
       found.push(...page.body.filter((event: { data: { object: { id: number } } }) => event.data.object.id === id));
@@ -87,7 +88,11 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
 
     it('refuses another media type and a body that is not an object', async () => {
       const pet = await createPet();
-      expectError(await http().patch(`/v1/pets/${pet.id}`).set(AUTH).set('Content-Type', 'text/plain').send('{}'), 400, 'UNSUPPORTED_MEDIA_TYPE');
+      expectError(
+        await http().patch(`/v1/pets/${pet.id}`).set(AUTH).set('Content-Type', 'text/plain').send('{}'),
+        400,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
       expectError(await http().patch(`/v1/pets/${pet.id}`).set(AUTH).type('application/json').send('[1]'), 400, 'VALIDATION_FAILED');
     });
 
@@ -258,7 +263,10 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
       const refused = await patchPet(pet.id, { status: 'sold' });
       expectError(refused, 409, 'PET_HAS_OPEN_ORDER');
       expect(refused.body.message).toContain(`held by order ${order.id}`);
-      expect((await patchPet(pet.id, { name: 'Renamed while held' })).body).toMatchObject({ name: 'Renamed while held', status: 'pending' });
+      expect((await patchPet(pet.id, { name: 'Renamed while held' })).body).toMatchObject({
+        name: 'Renamed while held',
+        status: 'pending',
+      });
     });
 
     it('refuses to place an order cancelled, and answers ORDER_NOT_FOUND for an unknown one', async () => {
@@ -287,7 +295,9 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
     it('applies exactly one of 20 concurrent PATCHes with the same If-Match; the others are 412 with the current ETag', async () => {
       const pet = await createPet({ name: 'Contended' });
       const tag = (await getPet(pet.id)).headers.etag;
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => patchPet(pet.id, { name: `Writer ${i}` }, { 'If-Match': tag })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => patchPet(pet.id, { name: `Writer ${i}` }, { 'If-Match': tag })),
+      );
       const won = answers.filter(({ status }) => status === 200);
       expect(won).toHaveLength(1);
       const lost = answers.filter(({ status }) => status === 412);
@@ -383,7 +393,12 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
       const first = await patchPet(pet.id, { name: 'Keyed once' }, { 'Idempotency-Key': 'patch-1' });
       await patchPet(pet.id, { name: 'Changed since' });
       const replay = await patchPet(pet.id, { name: 'Keyed once' }, { 'Idempotency-Key': 'patch-1' });
-      expect({ status: replay.status, body: replay.body, etag: replay.headers.etag, replayed: replay.headers['idempotent-replayed'] }).toEqual({
+      expect({
+        status: replay.status,
+        body: replay.body,
+        etag: replay.headers.etag,
+        replayed: replay.headers['idempotent-replayed'],
+      }).toEqual({
         status: 200,
         body: first.body,
         etag: first.headers.etag,

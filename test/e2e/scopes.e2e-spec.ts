@@ -9,18 +9,40 @@ import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const NEW_PET = { name: 'Scoped', categoryId: 1 };
 
+/** What a call may need made first: an available pet, or an open order (each call its own, as each moves or removes it). */
+interface Fresh {
+  pet(): Promise<number>;
+  order(): Promise<number>;
+}
+
 /** Each operation, the request that calls it, and the scope it needs. */
 const OPERATIONS = [
   { operation: 'listPets', scope: 'pets:read', call: (http: request.Agent) => http.get('/v1/pets') },
   { operation: 'getPet', scope: 'pets:read', call: (http: request.Agent) => http.get('/v1/pets/1') },
   { operation: 'createPet', scope: 'pets:write', call: (http: request.Agent) => http.post('/v1/pets').send(NEW_PET) },
+  { operation: 'updatePet', scope: 'pets:write', call: (http: request.Agent) => http.patch('/v1/pets/1').send({ name: 'Renamed' }) },
+  {
+    operation: 'deletePet',
+    scope: 'pets:write',
+    call: async (http: request.Agent, fresh: Fresh) => http.delete(`/v1/pets/${await fresh.pet()}`),
+  },
   { operation: 'listOrders', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/orders') },
   { operation: 'getOrder', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/orders/1') },
   { operation: 'getInventory', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/inventory') },
   {
     operation: 'placeOrder',
     scope: 'store:write',
-    call: (http: request.Agent) => http.post('/v1/store/orders').send({ petId: 1, quantity: 1 }),
+    call: async (http: request.Agent, fresh: Fresh) => http.post('/v1/store/orders').send({ petId: await fresh.pet(), quantity: 1 }),
+  },
+  {
+    operation: 'updateOrder',
+    scope: 'store:write',
+    call: (http: request.Agent) => http.patch('/v1/store/orders/1').send({ shipDate: '2027-01-01T00:00:00Z' }),
+  },
+  {
+    operation: 'cancelOrder',
+    scope: 'store:write',
+    call: async (http: request.Agent, fresh: Fresh) => http.post(`/v1/store/orders/${await fresh.order()}/cancel`),
   },
 ] as const;
 
@@ -36,6 +58,15 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
   const http = (key: string) => request.agent(app.getHttpServer()).set(bearer(key));
   const countPets = async () => Number((await app.get(DataSource).query('SELECT COUNT(*) AS n FROM pets'))[0].n);
   const keys: Record<string, string> = {};
+  const fresh: Fresh = {
+    pet: async () => (await http(TEST_API_KEY).post('/v1/pets').send(NEW_PET)).body.id,
+    order: async () =>
+      (
+        await http(TEST_API_KEY)
+          .post('/v1/store/orders')
+          .send({ petId: await fresh.pet(), quantity: 1 })
+      ).body.id,
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -54,7 +85,7 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
 
   it.each(OPERATIONS)('lets $operation run with exactly the scope $scope', async ({ scope, call }) => {
     for (const [holds, key] of Object.entries(keys)) {
-      const response = await call(http(key));
+      const response = await call(http(key), fresh);
       if (holds === scope || holds === 'all') expect(response.status).toBeLessThan(300);
       else {
         expectError(response, 403, 'INSUFFICIENT_SCOPE');
@@ -66,7 +97,7 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
 
   it('gives API_KEYS keys and keys made without --scopes all six', async () => {
     for (const key of [TEST_API_KEY, keys.all]) {
-      for (const { call } of OPERATIONS) expect((await call(http(key))).status).toBeLessThan(300);
+      for (const { call } of OPERATIONS) expect((await call(http(key), fresh)).status).toBeLessThan(300);
     }
     expect((await cli('list')).stdout).toMatch(
       /everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write\s/,
@@ -76,7 +107,13 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
   it('tells a store:write key whether a pet exists, as placing an order needs (kept on purpose: docs/SECURITY.md)', async () => {
     const writer = keys['store:write'];
     expectError(await http(writer).get('/v1/pets/1'), 403, 'INSUFFICIENT_SCOPE');
-    expect((await http(writer).post('/v1/store/orders').send({ petId: 1, quantity: 1 })).status).toBe(201);
+    expect(
+      (
+        await http(writer)
+          .post('/v1/store/orders')
+          .send({ petId: await fresh.pet(), quantity: 1 })
+      ).status,
+    ).toBe(201);
     expectError(await http(writer).post('/v1/store/orders').send({ petId: 987654321, quantity: 1 }), 404, 'PET_NOT_FOUND');
   });
 
@@ -96,7 +133,7 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
 
   it('answers an unknown route 404 and a wrong method 405 whatever the scopes, after authentication', async () => {
     expectError(await http(keys['store:write']).get('/v1/nothing'), 404, 'ROUTE_NOT_FOUND');
-    expectError(await http(keys['store:write']).delete('/v1/pets/1'), 405, 'METHOD_NOT_ALLOWED');
+    expectError(await http(keys['store:write']).put('/v1/pets/1'), 405, 'METHOD_NOT_ALLOWED');
     expectError(await request(app.getHttpServer()).get('/v1/nothing'), 401, 'API_KEY_MISSING');
   });
 

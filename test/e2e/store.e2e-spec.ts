@@ -4,20 +4,19 @@ import { DATABASE_KINDS } from './support/test-database.js';
 
 describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
   const ctx = useApp(kind);
-  let petId: number;
   const placeOrder = (body: unknown) =>
     ctx
       .http()
       .post('/v1/store/orders')
       .set(AUTH)
       .send(body as object);
-
-  beforeAll(async () => {
-    petId = (await ctx.http().post('/v1/pets').set(AUTH).send({ name: 'Orderable', categoryId: 1 })).body.id;
-  });
+  /** An available pet: an order holds its pet, so each order here gets one of its own. */
+  const freshPet = async (): Promise<number> =>
+    (await ctx.http().post('/v1/pets').set(AUTH).send({ name: 'Orderable', categoryId: 1 })).body.id;
 
   describe('placeOrder', () => {
     it('answers 201 with the order, defaults applied, and its Location', async () => {
+      const petId = await freshPet();
       const response = await placeOrder({ petId, quantity: 2 });
       expect(response.status).toBe(201);
       expect(response.body).toEqual({ id: expect.any(Number), petId, quantity: 2, status: 'placed', complete: false });
@@ -27,6 +26,7 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
     });
 
     it('keeps every field given, with shipDate answered in UTC to the millisecond', async () => {
+      const petId = await freshPet();
       const response = await placeOrder({
         petId,
         quantity: 1000,
@@ -46,9 +46,13 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
       expect((await ctx.http().get(`/v1/store/orders/${response.body.id}`).set(AUTH)).body).toEqual(response.body);
     });
 
-    it('does not change the status of the pet', async () => {
-      await placeOrder({ petId, quantity: 1, status: 'delivered', complete: true });
-      expect((await ctx.http().get(`/v1/pets/${petId}`).set(AUTH)).body.status).toBe('available');
+    it('holds the pet it orders (pending), or sells it when placed delivered', async () => {
+      const held = await freshPet();
+      await placeOrder({ petId: held, quantity: 1 });
+      expect((await ctx.http().get(`/v1/pets/${held}`).set(AUTH)).body.status).toBe('pending');
+      const sold = await freshPet();
+      await placeOrder({ petId: sold, quantity: 1, status: 'delivered', complete: true });
+      expect((await ctx.http().get(`/v1/pets/${sold}`).set(AUTH)).body.status).toBe('sold');
     });
 
     it('answers PET_NOT_FOUND for a pet that does not exist, and stores nothing', async () => {
@@ -96,6 +100,7 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
     });
 
     it('replays a retry with the same Idempotency-Key and places nothing more', async () => {
+      const petId = await freshPet();
       const body = { petId, quantity: 7 };
       const first = await ctx.http().post('/v1/store/orders').set(AUTH).set('Idempotency-Key', 'order-7').send(body);
       const retry = await ctx.http().post('/v1/store/orders').set(AUTH).set('Idempotency-Key', 'order-7').send(body);
@@ -117,7 +122,16 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
         404,
         'PET_NOT_FOUND',
       );
-      expect((await ctx.http().post('/v1/store/orders').set(AUTH).set(key).send({ petId, quantity: 1 })).status).toBe(201);
+      expect(
+        (
+          await ctx
+            .http()
+            .post('/v1/store/orders')
+            .set(AUTH)
+            .set(key)
+            .send({ petId: await freshPet(), quantity: 1 })
+        ).status,
+      ).toBe(201);
     });
   });
 
@@ -139,7 +153,7 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
 
   describe('listOrders', () => {
     beforeAll(async () => {
-      for (let i = 0; i < 12; i++) await placeOrder({ petId, quantity: 1 + i, status: i % 2 ? 'approved' : 'delivered' });
+      for (let i = 0; i < 12; i++) await placeOrder({ petId: await freshPet(), quantity: 1 + i, status: i % 2 ? 'approved' : 'delivered' });
     });
 
     it('pages through every order once, in id order, with the Link header', async () => {
@@ -195,6 +209,8 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
     ['get', '/v1/store/orders'],
     ['post', '/v1/store/orders'],
     ['get', '/v1/store/orders/1'],
+    ['patch', '/v1/store/orders/1'],
+    ['post', '/v1/store/orders/1/cancel'],
     ['get', '/v1/store/inventory'],
   ] as const)('%s %s needs a key', async (method, path) => {
     expectError(await ctx.http()[method](path), 401, 'API_KEY_MISSING');

@@ -263,7 +263,7 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
       { url: 'ftp://example.com/', events: ['*'] },
       { url: 'not a url', events: ['*'] },
       { url: 'https://example.com/', events: [] },
-      { url: 'https://example.com/', events: ['pet.deleted'] },
+      { url: 'https://example.com/', events: ['pet.adopted'] },
       { url: 'https://user:pw@example.com/', events: ['*'] },
       { url: 'https://169.254.169.254/latest', events: ['*'] },
     ])
@@ -271,7 +271,7 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     expectError(await ctx.http().get('/v1/webhook-endpoints/we_nothing').set(AUTH), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
     expectError(await ctx.http().delete('/v1/webhook-endpoints/we_nothing').set(AUTH), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
     expectError(await ctx.http().get('/v1/events/evt_nothing').set(AUTH), 404, 'EVENT_NOT_FOUND');
-    expectError(await ctx.http().get('/v1/events?type=pet.deleted').set(AUTH), 400, 'VALIDATION_FAILED');
+    expectError(await ctx.http().get('/v1/events?type=pet.adopted').set(AUTH), 400, 'VALIDATION_FAILED');
     expectError(
       await ctx.http().post('/v1/webhook-endpoints/we_nothing/recover').set(AUTH).send({ since: 'yesterday' }),
       400,

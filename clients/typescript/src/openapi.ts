@@ -668,7 +668,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: components["schemas"]["EventData"];
@@ -730,7 +730,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: components["schemas"]["EventData"];
@@ -775,7 +775,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: {
@@ -801,7 +801,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: {
@@ -836,7 +836,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: {
@@ -862,7 +862,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: {
@@ -888,7 +888,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: {
@@ -923,7 +923,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.3.0
+             * @example 1.4.0
              */
             apiVersion: string;
             data: {
@@ -954,11 +954,20 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of items returned. */
+                /**
+                 * @description Maximum number of items returned.
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                /**
+                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
+                 * @example WzEsInBldHM_c3RhdHVzPWF2YWlsYWJsZSJd.GMf1RWbj
+                 */
                 cursor?: string;
-                /** @description Only animals with this status. */
+                /**
+                 * @description Only animals with this status.
+                 * @example available
+                 */
                 status?: components["schemas"]["PetStatus"];
             };
             header?: {
@@ -1254,7 +1263,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The identifier of the animal. */
+                /**
+                 * @description The identifier of the animal.
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -1401,7 +1413,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The identifier of the animal. */
+                /**
+                 * @description The identifier of the animal.
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -1557,7 +1572,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The identifier of the animal. */
+                /**
+                 * @description The identifier of the animal.
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -1746,11 +1764,20 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description Maximum number of items returned. */
+                /**
+                 * @description Maximum number of items returned.
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                /**
+                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
+                 * @example WzEsIm9yZGVycz9zdGF0dXM9cGxhY2VkIl0.Fw5H-wd3
+                 */
                 cursor?: string;
-                /** @description Only orders with this status. */
+                /**
+                 * @description Only orders with this status.
+                 * @example placed
+                 */
                 status?: components["schemas"]["OrderStatus"];
             };
             header?: {
@@ -2063,7 +2090,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The identifier of the order. */
+                /**
+                 * @description The identifier of the order.
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -2206,7 +2236,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The identifier of the order. */
+                /**
+                 * @description The identifier of the order.
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -2402,7 +2435,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The identifier of the order. */
+                /**
+                 * @description The identifier of the order.
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -2426,7 +2462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description orderId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
+            /** @description orderId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2503,6 +2539,19 @@ export interface operations {
                 headers: {
                     /** @description The entity tag of the current representation. */
                     ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -2668,9 +2717,15 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Maximum number of items returned. */
+                /**
+                 * @description Maximum number of items returned.
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                /**
+                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
+                 * @example WzEsIndlYmhvb2stZW5kcG9pbnRzPyJd.rclRvWyu
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -2943,7 +2998,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the endpoint (`we_…`). */
+                /**
+                 * @description The identifier of the endpoint (`we_…`).
+                 * @example we_3q8kF0aZ1x2Yb7Lm
+                 */
                 endpointId: string;
             };
             cookie?: never;
@@ -3053,7 +3111,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the endpoint (`we_…`). */
+                /**
+                 * @description The identifier of the endpoint (`we_…`).
+                 * @example we_3q8kF0aZ1x2Yb7Lm
+                 */
                 endpointId: string;
             };
             cookie?: never;
@@ -3161,7 +3222,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the endpoint (`we_…`). */
+                /**
+                 * @description The identifier of the endpoint (`we_…`).
+                 * @example we_3q8kF0aZ1x2Yb7Lm
+                 */
                 endpointId: string;
             };
             cookie?: never;
@@ -3271,7 +3335,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the endpoint (`we_…`). */
+                /**
+                 * @description The identifier of the endpoint (`we_…`).
+                 * @example we_3q8kF0aZ1x2Yb7Lm
+                 */
                 endpointId: string;
             };
             cookie?: never;
@@ -3381,7 +3448,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the endpoint (`we_…`). */
+                /**
+                 * @description The identifier of the endpoint (`we_…`).
+                 * @example we_3q8kF0aZ1x2Yb7Lm
+                 */
                 endpointId: string;
             };
             cookie?: never;
@@ -3491,7 +3561,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the endpoint (`we_…`). */
+                /**
+                 * @description The identifier of the endpoint (`we_…`).
+                 * @example we_3q8kF0aZ1x2Yb7Lm
+                 */
                 endpointId: string;
             };
             cookie?: never;
@@ -3601,7 +3674,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the endpoint (`we_…`). */
+                /**
+                 * @description The identifier of the endpoint (`we_…`).
+                 * @example we_3q8kF0aZ1x2Yb7Lm
+                 */
                 endpointId: string;
             };
             cookie?: never;
@@ -3739,11 +3815,20 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Maximum number of items returned. */
+                /**
+                 * @description Maximum number of items returned.
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                /**
+                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
+                 * @example WzEsImV2ZW50cz90eXBlPXBldC5jcmVhdGVkIl0.vAuGrUcW
+                 */
                 cursor?: string;
-                /** @description Only events of this type. */
+                /**
+                 * @description Only events of this type.
+                 * @example pet.created
+                 */
                 type?: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated";
             };
             header?: never;
@@ -3857,7 +3942,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the event (`evt_…`). */
+                /**
+                 * @description The identifier of the event (`evt_…`).
+                 * @example evt_2b7Vq0kQm9XcRz1L8hNw
+                 */
                 eventId: string;
             };
             cookie?: never;
@@ -3967,7 +4055,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the event (`evt_…`). */
+                /**
+                 * @description The identifier of the event (`evt_…`).
+                 * @example evt_2b7Vq0kQm9XcRz1L8hNw
+                 */
                 eventId: string;
             };
             cookie?: never;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { API_VERSION } from '../../config/api-version.js';
-import { PageQuery } from '../../pagination/page-query.dto.js';
+import { cursorProperty, PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
@@ -93,6 +93,9 @@ export class ListEventsQuery extends PageQuery {
   @IsOptional()
   @IsIn(EVENT_TYPES, { message: `type must be one of ${EVENT_TYPES.join(', ')}` })
   type?: string;
+
+  @ApiPropertyOptional(cursorProperty('events', { type: 'pet.created' }))
+  declare cursor?: string;
 }
 
 @ApiSchema({ name: 'Redelivery', description: 'Which endpoint to send the event to again; all subscribed ones when absent.' })
