@@ -42,8 +42,8 @@ export default {
       severity: 'error',
       comment:
         'One data path: statements are written out in repositories and run by Sql. Besides them only the ' +
-        "process (cli/), the outbox and the key issuer (which hand a repository's statements and transactions " +
-        'on) and the metrics (the pool in use) know Sql.',
+        "process (cli/), the key issuer (which hands a repository's transaction on) and the metrics (the pool " +
+        'in use) know Sql; a statement as a value (database/statement.ts) goes anywhere.',
       from: {
         path: '^src/',
         pathNot: [

@@ -7,17 +7,7 @@ import { id, datetime } from './columns.js';
 import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
 import { hasList, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
-
-/** A statement as a repository writes it out: a constant of the repository, and its values. */
-export interface Statement {
-  readonly sql: string;
-  readonly parameters: readonly unknown[];
-  /**
-   * Made to one row as it was read (`… WHERE id = ? AND version = ?`): when it changes no row,
-   * another change came first, and the transaction must not commit (IdempotencyRepository.changeOnce).
-   */
-  readonly toRowAsRead?: true;
-}
+import type { Statement } from './statement.js';
 
 /** A row as the database answers it; each repository reads it into a typed value (columns.ts). */
 export type Row = Record<string, unknown>;

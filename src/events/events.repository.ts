@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { id, text } from '../database/columns.js';
 import { JsonWithInsertedId } from '../database/json-with-inserted-id.js';
-import { type Row, Sql, type Statement } from '../database/sql.js';
+import { type Row, Sql } from '../database/sql.js';
+import type { Statement } from '../database/statement.js';
 import type { WebhookEvent } from './event-types.js';
 
 /** An event as listed: the event itself, and its row for the cursor. */

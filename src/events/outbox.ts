@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { API_VERSION } from '../config/api-version.js';
 import { Clock } from '../config/clock.js';
-import type { Statement } from '../database/sql.js';
+import type { Statement } from '../database/statement.js';
 import type { EventType, WebhookEvent } from './event-types.js';
 import { EventsRepository } from './events.repository.js';
 

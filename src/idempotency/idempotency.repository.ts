@@ -1,7 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { datetime, id, optionalText, text } from '../database/columns.js';
 import { JsonWithInsertedId } from '../database/json-with-inserted-id.js';
-import { type Row, Sql, type Statement, type Written } from '../database/sql.js';
+import { type Row, Sql, type Written } from '../database/sql.js';
+import type { Statement } from '../database/statement.js';
 import { isUniqueViolation } from '../database/constraint-violations.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { ANSWER_DEADLINE_MS } from '../server/edge.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { id, integer, optionalId, text } from '../database/columns.js';
-import { type Row, Sql, type Statement } from '../database/sql.js';
+import { type Row, Sql } from '../database/sql.js';
+import type { Statement } from '../database/statement.js';
 import type { PetDto } from './dto/pet.dto.js';
 import type { PetStatus } from './pet-status.js';
 

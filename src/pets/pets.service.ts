@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { requireIfMatch } from '../conditional/if-match.js';
 import { isReferencedRow } from '../database/constraint-violations.js';
-import type { Statement } from '../database/sql.js';
+import type { Statement } from '../database/statement.js';
 import { Outbox } from '../events/outbox.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';

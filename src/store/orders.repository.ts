@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { flag, id, integer, optionalDatetime, text } from '../database/columns.js';
-import { type Row, Sql, type Statement } from '../database/sql.js';
+import { type Row, Sql } from '../database/sql.js';
+import type { Statement } from '../database/statement.js';
 import type { OrderStatus } from './order-status.js';
 
 /** A row of the orders table. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { datetime, flag, id, optionalDatetime, optionalText, text } from '../database/columns.js';
-import { type Row, Sql, type Statement } from '../database/sql.js';
+import { type Row, Sql } from '../database/sql.js';
+import type { Statement } from '../database/statement.js';
 
 /** A row of webhook_endpoints, as the service uses it. */
 export interface StoredEndpoint {
