@@ -150,6 +150,16 @@ async function getPet(response: ServerResponse, idText: string): Promise<void> {
   send(response, 200, rows[0]);
 }
 
+async function updatePet(request: IncomingMessage, response: ServerResponse, idText: string): Promise<void> {
+  if (!/^[1-9][0-9]{0,15}$/.test(idText)) throw new Failure(400, 'VALIDATION_FAILED', 'petId must be a positive integer.');
+  const { name } = (await readJson(request)) as Record<string, unknown>;
+  if (!isName(name, 1, 255))
+    throw new Failure(400, 'VALIDATION_FAILED', 'name must be a string of 1 to 255 characters, not only white space.');
+  const [result] = await pool.query<ResultSetHeader>('UPDATE pets SET name = ? WHERE id = ?', [name, Number(idText)]);
+  if (result.affectedRows === 0) throw new Failure(404, 'PET_NOT_FOUND', `No pet has id ${idText}.`);
+  send(response, 200, { id: Number(idText), name });
+}
+
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   await authenticate(request);
   const url = new URL(request.url ?? '/', 'http://baseline');
@@ -161,7 +171,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   const match = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
   if (match) {
     if (request.method === 'GET') return getPet(response, match[1]);
-    throw new Failure(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed.`, { Allow: 'GET, HEAD' });
+    if (request.method === 'PATCH') return updatePet(request, response, match[1]);
+    throw new Failure(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed.`, { Allow: 'GET, HEAD, PATCH' });
   }
   throw new Failure(404, 'ROUTE_NOT_FOUND', `No route matches ${request.method} ${url.pathname}.`);
 }

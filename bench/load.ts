@@ -35,7 +35,7 @@ export interface Figures {
 
 export interface Scenario {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   /** Appends a random seeded pet's id to the path on every request. */
   randomId?: boolean;

@@ -71,6 +71,8 @@ const SCALE = 1_000_000;
 const TARGETS = { readFloorRatio: 0.45, createFloorRatio: 0.3, floorP99Ratio: 3, peakRssMb: 256, scaleRatio: 1.2 };
 /** The throughput an operation must reach against the floor's: a create also writes its event. */
 const floorRatioTarget = (operation: string) => (operation.startsWith('createPet') ? TARGETS.createFloorRatio : TARGETS.readFloorRatio);
+/** Operations measured and reported, with no target of their own (issue 46: a PATCH reads, writes and records its event). */
+const MEASURED_ONLY = new Set(['updatePet']);
 const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 
 /** bench/expected.json: the ratios to the floor that --check holds the service to. */
@@ -162,6 +164,8 @@ async function main(): Promise<void> {
         body: JSON.stringify({ name: 'Benchmark', categoryId: 7, status: 'pending' }),
       },
       { name: 'getPet', method: 'GET', path: '/v1/pets/', randomId: true },
+      // A rename: the pet read, changed to the version read, and its pet.updated event recorded.
+      { name: 'updatePet', method: 'PATCH', path: '/v1/pets/', randomId: true, body: JSON.stringify({ name: 'Renamed' }) },
     ];
 
     process.stderr.write(
@@ -239,10 +243,12 @@ async function main(): Promise<void> {
     const checks = check
       ? guardChecks(comparison)
       : [
-          ...comparison.map((c) => ({
-            what: `${c.operation} throughput ${c.floorRatio}x the stack floor's (>= ${floorRatioTarget(c.operation)}; raw ratio ${c.rawRatio})`,
-            ok: c.floorRatio >= floorRatioTarget(c.operation),
-          })),
+          ...comparison
+            .filter((c) => !MEASURED_ONLY.has(c.operation))
+            .map((c) => ({
+              what: `${c.operation} throughput ${c.floorRatio}x the stack floor's (>= ${floorRatioTarget(c.operation)}; raw ratio ${c.rawRatio})`,
+              ok: c.floorRatio >= floorRatioTarget(c.operation),
+            })),
           ...comparison.map((c) => ({
             what: `${c.operation} p99 ${c.floorP99Ratio}x the stack floor's (<= ${TARGETS.floorP99Ratio})`,
             ok: c.floorP99Ratio <= TARGETS.floorP99Ratio,

@@ -1,5 +1,5 @@
 /**
- * The stack's floor: NestJS on Express with @nestjs/typeorm, serving the bench's three operations
+ * The stack's floor: NestJS on Express with @nestjs/typeorm, serving the bench's operations
  * with one TypeORM statement each (`DataSource.query`) and nothing else: no middleware, guard,
  * pipe, interceptor, validation or logging. Whatever the service does on top of this is the cost
  * of its features and of how its request path is built; issue 12's target is ≥ 0.70× of this.
@@ -7,7 +7,7 @@
  * FLOOR_PORT, DATABASE_URL (mysql://…, its own database with the service's data).
  */
 import 'reflect-metadata';
-import { Body, Controller, Get, Inject, Module, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Module, Param, Patch, Post, Query } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -41,6 +41,12 @@ class PetsController {
   async get(@Param('id') id: string) {
     const [pet] = await this.dataSource.query(`SELECT ${COLUMNS} FROM pets WHERE id = ?`, [Number(id)]);
     return pet;
+  }
+
+  @Patch(':id')
+  async update(@Param('id') id: string, @Body() patch: { name: string }) {
+    await this.dataSource.query('UPDATE pets SET name = ? WHERE id = ?', [patch.name, Number(id)]);
+    return { id: Number(id), ...patch };
   }
 }
 
