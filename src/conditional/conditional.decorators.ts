@@ -1,15 +1,8 @@
-import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader, ApiResponse, type HeadersObject } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { errorResponses } from '../docs/api-error-responses.decorator.js';
-import { type IfMatch, readEntityTags } from '../server/entity-tag.js';
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** The request's If-Match, for the service to hold its change to (ChangesIfMatch). */
-    ifMatch?: IfMatch;
-  }
-}
+import { readIfMatch } from '../server/entity-tag.js';
 
 /** The ETag header of an answer, for the document. */
 export const ETAG_HEADER: HeadersObject = {
@@ -24,13 +17,12 @@ export const ETAG_HEADER: HeadersObject = {
 const ETAG_EXAMPLE = '"3x8Qv0Kp2sT7mW1aZyB4cD"';
 
 /**
- * A read answered with an ETag: with `If-None-Match` naming it, `304 Not Modified` (no body, the
- * ETag), so that a client who polls pays for no body when nothing changed. The tag is computed
- * from the answer as it is sent (server/api-express-adapter.ts).
+ * The document's side of a read answered with an ETag: with `If-None-Match` naming it, `304 Not
+ * Modified` (no body, the ETag), so that a client who polls pays for no body when nothing changed.
+ * Every successful JSON answer is tagged, as it is sent (server/api-express-adapter.ts).
  */
 export function TaggedRead(): MethodDecorator {
   return applyDecorators(
-    UseGuards(ConditionalRequestGuard),
     ApiHeader({
       name: 'If-None-Match',
       required: false,
@@ -46,19 +38,13 @@ export function TaggedRead(): MethodDecorator {
   );
 }
 
-/** A write answered with the ETag of what it made (a create's 201). */
-export function TaggedAnswer(): MethodDecorator {
-  return UseGuards(ConditionalRequestGuard);
-}
-
 /**
- * A change to a single resource that honours `If-Match` (RFC 9110 §13.1.1): the service makes it
- * only to the representation named (`*`: to whatever is current), else `412 PRECONDITION_FAILED`
- * with the current ETag, changing nothing. Its answer carries the new ETag.
+ * The document's side of a change to a single resource that honours `If-Match` (RFC 9110 §13.1.1):
+ * the service makes it only to the representation named (`*`: to whatever is current), else `412
+ * PRECONDITION_FAILED` with the current ETag, changing nothing (IfMatchHeader hands it the field).
  */
 export function ChangesIfMatch(): MethodDecorator {
   return applyDecorators(
-    UseGuards(ConditionalRequestGuard),
     ApiHeader({
       name: 'If-Match',
       required: false,
@@ -73,16 +59,7 @@ export function ChangesIfMatch(): MethodDecorator {
   );
 }
 
-/** Reads If-Match and If-None-Match (400 when malformed) and marks the answer to be tagged. */
-@Injectable()
-class ConditionalRequestGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    const request = context.getArgByIndex<Request>(0);
-    request.ifMatch = readEntityTags('If-Match', request.headers['if-match']);
-    request.entityTagged = { ifNoneMatch: readEntityTags('If-None-Match', request.headers['if-none-match']) };
-    return true;
-  }
-}
-
-/** The request's If-Match, or undefined when it came without one. */
-export const IfMatchHeader = createParamDecorator((_: unknown, context: ExecutionContext) => context.getArgByIndex<Request>(0).ifMatch);
+/** The request's If-Match, or undefined when it came without one; 400 when it is malformed (after authentication, as a parameter). */
+export const IfMatchHeader = createParamDecorator((_: unknown, context: ExecutionContext) =>
+  readIfMatch(context.getArgByIndex<Request>(0).headers['if-match']),
+);

@@ -9,7 +9,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedAnswer, TaggedRead } from '../conditional/conditional.decorators.js';
+import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedRead } from '../conditional/conditional.decorators.js';
 import type { IfMatch } from '../server/entity-tag.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { DeprecatedRoute } from '../docs/deprecated-route.js';
@@ -65,7 +65,6 @@ export class PetsController {
       '`available`. Send an `Idempotency-Key` to make a retry safe: it never adds the animal twice.',
   })
   @ApiCreatedResponse({ description: 'The created animal.', type: PetDto, headers: { ...CREATED_HEADERS, ...ETAG_HEADER } })
-  @TaggedAnswer()
   @ApiErrorResponses({
     VALIDATION_FAILED: {
       reason: 'The body is not a valid NewPet.',

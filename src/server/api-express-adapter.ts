@@ -1,6 +1,6 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { entityTagOf, type IfMatch, noneMatchHits } from './entity-tag.js';
+import { entityTagOf, noneMatchHits, readEntityTags } from './entity-tag.js';
 
 /**
  * What writes the headers that depend on a handler's answer (a created resource's `Location`), and
@@ -20,8 +20,6 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** The writer of this request's answer, when its route has one (CreatesResource). */
     answerWriter?: AnswerWriter;
-    /** Set on an entity-tagged route (conditional/): its answer carries an ETag, and a GET's is 304 when `ifNoneMatch` names it. */
-    entityTagged?: { readonly ifNoneMatch?: IfMatch };
   }
 }
 
@@ -39,11 +37,11 @@ export class ApiExpressAdapter extends ExpressAdapter {
     if (answer instanceof SelfWrittenAnswer) answer = answer.writeAnswer(response);
     if (!isJsonAnswer(answer)) return super.reply(response, answer, statusCode);
     // Written here rather than by Express's json() and send(), which parse and rebuild the
-    // Content-Type and ask whether the request is fresh on every answer: only the answers of
-    // entity-tagged routes have a validator, and they are tagged and compared here.
+    // Content-Type and ask whether the request is fresh on every answer: an answer's validator
+    // is its ETag, set and compared here.
     const json = JSON.stringify(answer);
     if (statusCode !== undefined) response.statusCode = statusCode;
-    if (response.req.entityTagged && response.statusCode < 300 && notModified(response, json, page)) return response.end();
+    if (response.statusCode < 300 && notModified(response, json, page)) return response.end();
     response.setHeader('Content-Type', JSON_CONTENT_TYPE);
     response.setHeader('Content-Length', Buffer.byteLength(json));
     // Node sends no body in answer to HEAD.
@@ -54,17 +52,19 @@ export class ApiExpressAdapter extends ExpressAdapter {
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Tags the answer `json` (a page with its Link header: the next page is part of it) and says whether
- * it is a 304 instead: a GET or HEAD whose If-None-Match names the tag (RFC 9110 §13.1.2), answered
- * with the tag and no body. A single resource's tag is its JSON's alone, as If-Match compares it.
+ * Tags a successful answer `json` (a page with its Link header: the next page is part of it; a
+ * single resource's tag is its JSON's alone, as If-Match compares it) and says whether it is a 304
+ * instead: a GET or HEAD whose If-None-Match names the tag (RFC 9110 §13.1.2), answered with the tag
+ * and no body. An If-None-Match that is no list of tags is ignored, as RFC 9110 allows: the 200 follows.
  */
 function notModified(response: Response, json: string, page: boolean): boolean {
   const link = page ? response.getHeader('Link') : undefined;
   const tag = entityTagOf(json, Array.isArray(link) ? link.join(', ') : (link as string | undefined));
   response.setHeader('ETag', tag);
-  const { method, entityTagged } = response.req;
-  if (response.statusCode !== 200 || (method !== 'GET' && method !== 'HEAD')) return false;
-  const ifNoneMatch = entityTagged?.ifNoneMatch;
+  const { method, headers } = response.req;
+  const field = headers['if-none-match'];
+  if (field === undefined || response.statusCode !== 200 || (method !== 'GET' && method !== 'HEAD')) return false;
+  const ifNoneMatch = readEntityTags(field);
   if (ifNoneMatch === undefined || !noneMatchHits(ifNoneMatch, tag)) return false;
   response.statusCode = 304;
   return true;

@@ -21,15 +21,19 @@ export type IfMatch = '*' | readonly string[];
 
 const ENTITY_TAG = /^\s*(W\/)?"[\x21\x23-\x7e\x80-\xff]*"\s*$/;
 
-/** The entity tags of an `If-Match` or `If-None-Match` field; 400 when it is neither `*` nor a list of them. */
-export function readEntityTags(name: string, field: string | undefined): IfMatch | undefined {
-  if (field === undefined) return undefined;
+/** The entity tags of an `If-Match` or `If-None-Match` field: `*`, or the list; undefined when it is neither. */
+export function readEntityTags(field: string): IfMatch | undefined {
   if (field.trim() === '*') return '*';
   const tags = field.split(',').filter((tag) => tag.trim() !== '');
-  if (tags.length === 0 || !tags.every((tag) => ENTITY_TAG.test(tag))) {
-    throw new ValidationFailedException(`${name} must be * or a list of entity tags as the ETag header gives them ("…").`);
-  }
-  return tags.map((tag) => tag.trim());
+  return tags.length > 0 && tags.every((tag) => ENTITY_TAG.test(tag)) ? tags.map((tag) => tag.trim()) : undefined;
+}
+
+/** The request's If-Match, when it sent one; 400 when it is neither `*` nor a list of entity tags (a change must not guess). */
+export function readIfMatch(field: string | undefined): IfMatch | undefined {
+  if (field === undefined) return undefined;
+  const tags = readEntityTags(field);
+  if (tags === undefined) throw new ValidationFailedException('If-Match must be * or a list of entity tags as the ETag header gives them ("…").');
+  return tags;
 }
 
 /** Whether `If-Match` holds for a representation tagged `current`: strong comparison, so a weak tag never does. */

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedAnswer, TaggedRead } from '../conditional/conditional.decorators.js';
+import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedRead } from '../conditional/conditional.decorators.js';
 import type { IfMatch } from '../server/entity-tag.js';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
@@ -56,7 +56,6 @@ export class OrdersController {
       '`pet.updated` one.',
   })
   @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: { ...CREATED_HEADERS, ...ETAG_HEADER } })
-  @TaggedAnswer()
   @ApiErrorResponses({
     VALIDATION_FAILED: { reason: 'The body is not a valid NewOrder.', example: 'quantity must be an integer from 1 to 1000.' },
     ...JSON_BODY_ERRORS,

@@ -328,6 +328,17 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
       expect((await getPet(pet.id).set('If-None-Match', '"other"')).status).toBe(200);
     });
 
+    it('ignores an If-None-Match that is no list of entity tags, as RFC 9110 lets a cache: the 200 follows', async () => {
+      const response = await getPet(pet.id).set('If-None-Match', 'no-quotes');
+      expect({ status: response.status, etag: response.headers.etag, id: response.body.id }).toEqual({ status: 200, etag: tag, id: pet.id });
+    });
+
+    it('tags every successful JSON answer, not only the documented reads', async () => {
+      const status = await http().get('/v1/store/inventory').set(AUTH);
+      expect(status.status).toBe(200);
+      expect(status.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    });
+
     it('answers 200 with a new ETag once the pet changed', async () => {
       const changed = await patchPet(pet.id, { name: 'Tagged again' });
       const response = await getPet(pet.id).set('If-None-Match', tag);
