@@ -8,7 +8,7 @@ export interface RawResponse<T> {
   /** The result, as awaiting the call gives it. */
   readonly data: T;
   readonly status: number;
-  /** X-Request-Id, RateLimit, Location and Idempotent-Replayed on a create, Deprecation and Sunset, … */
+  /** X-Request-Id, ETag, RateLimit, Location and Idempotent-Replayed on a create or a replayed change, Deprecation and Sunset, … */
   readonly headers: AnswerHeaders;
   /** The answer's X-Request-Id: quote it to support. */
   readonly requestId: string | undefined;
@@ -21,10 +21,29 @@ export interface RawResponse<T> {
  */
 export type WithRequestId<T> = T extends readonly unknown[] ? T : T extends object ? T & { readonly _request_id?: string } : T;
 
-/** Gives a parsed answer body its `_request_id`, not enumerable. */
-export function withRequestId<T>(body: unknown, requestId: string | undefined): WithRequestId<T> {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body))
+/**
+ * A pet or an order as the service answered it, with the answer's `ETag` as `_etag`: give it back
+ * as `ifMatch` so that a change applies only to what you saw, or as `ifNoneMatch` to be told
+ * NOT_MODIFIED when nothing changed. Not enumerable, as `_request_id`; undefined only when
+ * something between the service and you (a proxy) dropped the header.
+ */
+export type WithEtag<T> = T & { readonly _etag?: string };
+
+/**
+ * What a conditional read (`ifNoneMatch`) answers when the representation you hold is still
+ * current: the service said `304 Not Modified`, with no body. Compare with `===`; one value for the
+ * whole process (a registered symbol), whether the SDK was loaded by `import` or `require`.
+ * `withResponse()` still has the answer's status (304), headers and request id.
+ */
+export const NOT_MODIFIED: unique symbol = Symbol.for('@petstore/client.NOT_MODIFIED');
+export type NotModified = typeof NOT_MODIFIED;
+
+/** Gives a parsed answer body its `_request_id` and, when the answer had one, its `_etag`; neither enumerable. */
+export function withRequestId<T>(body: unknown, requestId: string | undefined, etag?: string): WithRequestId<T> {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
     Object.defineProperty(body, '_request_id', { value: requestId, enumerable: false });
+    if (etag !== undefined) Object.defineProperty(body, '_etag', { value: etag, enumerable: false });
+  }
   return body as WithRequestId<T>;
 }
 

@@ -15,6 +15,8 @@ export interface ErrorDetails {
   readonly code?: ErrorCode;
   readonly requestId?: string;
   readonly retryAfter?: number;
+  /** The ETag of the representation as it stands now, which a 412 PRECONDITION_FAILED carries. */
+  readonly currentEtag?: string;
   readonly cause?: unknown;
 }
 
@@ -62,18 +64,43 @@ export class PermissionDeniedError extends PetStoreError {
   declare readonly code: ErrorCodeOf<403> | undefined;
 }
 
-/** 404: no such pet or order (PET_NOT_FOUND, ORDER_NOT_FOUND). */
+/** 404: no such pet, order, webhook endpoint or event (PET_NOT_FOUND, ORDER_NOT_FOUND, …); a pet deleted is not found. */
 export class NotFoundError extends PetStoreError {
   override readonly name = 'NotFoundError';
   declare readonly status: 404;
   declare readonly code: ErrorCodeOf<404> | undefined;
 }
 
-/** 409: a create with the same Idempotency-Key is still being carried out (retried by the client). */
+/**
+ * 409: the change does not fit where the pet or order stands: a status move it cannot make
+ * (INVALID_TRANSITION: sold, delivered and cancelled are final), an order for a pet that is not
+ * available (PET_NOT_AVAILABLE), a pet's status changed while an open order holds it
+ * (PET_HAS_OPEN_ORDER), a pet deleted that orders name (PET_HAS_ORDERS); the message says which
+ * moves remain. Never retried, but for IDEMPOTENCY_KEY_IN_USE: a request with the same
+ * Idempotency-Key still being carried out, retried by the client after its Retry-After.
+ */
 export class ConflictError extends PetStoreError {
   override readonly name = 'ConflictError';
   declare readonly status: 409;
   declare readonly code: ErrorCodeOf<409> | undefined;
+}
+
+/**
+ * 412: the `ifMatch` given names a representation that is no longer current: the pet or order
+ * changed since you read it, and nothing was changed now (PRECONDITION_FAILED). `currentEtag` is
+ * its ETag as it stands; read it again, decide anew, and send that. Never retried.
+ */
+export class PreconditionFailedError extends PetStoreError {
+  override readonly name = 'PreconditionFailedError';
+  declare readonly status: 412;
+  declare readonly code: ErrorCodeOf<412> | undefined;
+  /** The ETag of the pet or order as it stands now (the answer's ETag header), when the answer had one. */
+  readonly currentEtag: string | undefined;
+
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details);
+    this.currentEtag = details.currentEtag;
+  }
 }
 
 /** 422: the Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED). */
@@ -135,6 +162,7 @@ const BY_STATUS: Readonly<Record<number, new (message: string, details: ErrorDet
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
   422: UnprocessableEntityError,
   429: RateLimitError,
   500: InternalServerError,
@@ -149,6 +177,7 @@ export function errorOfAnswer(
   body: unknown,
   retryAfterHeader: string | null,
   requestIdHeader: string | null,
+  etagHeader: string | null = null,
 ): PetStoreError {
   const error = (typeof body === 'object' && body !== null ? body : {}) as Partial<components['schemas']['Error']>;
   const retryAfter = retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
@@ -157,6 +186,7 @@ export function errorOfAnswer(
     code: isCodeOf(status, error.code) ? error.code : undefined,
     requestId: error.requestId ?? requestIdHeader ?? undefined,
     retryAfter,
+    currentEtag: etagHeader ?? undefined,
   };
   const message = typeof error.message === 'string' ? error.message : `The service answered ${status}.`;
   const ErrorClass = BY_STATUS[status] ?? PetStoreError;

@@ -1,5 +1,13 @@
 // The package's one entry point: what an integrator imports from '@petstore/client'.
-export { ApiPromise, type AnswerHeaders, type RawResponse, type WithRequestId } from './api-promise.js';
+export {
+  ApiPromise,
+  type AnswerHeaders,
+  NOT_MODIFIED,
+  type NotModified,
+  type RawResponse,
+  type WithEtag,
+  type WithRequestId,
+} from './api-promise.js';
 export { type ClientOptions, DEFAULT_BASE_URL, PetStore, type PetStoreOptions } from './client.js';
 export {
   AbortError,
@@ -13,6 +21,7 @@ export {
   NotFoundError,
   PermissionDeniedError,
   PetStoreError,
+  PreconditionFailedError,
   RateLimitError,
   ServiceUnavailableError,
   TimeoutError,
@@ -21,8 +30,10 @@ export {
 export type { Logger, LogLevel } from './logging.js';
 export { Page, PagePromise } from './pagination.js';
 export type {
+  ChangeOptions,
   CreatedWebhookEndpoint,
   CreateOptions,
+  DeleteOptions,
   Event,
   EventWithDeliveries,
   ListEventsQuery,
@@ -36,15 +47,23 @@ export type {
   NewOrder,
   NewPet,
   Order,
+  OrderPatch,
   OrderStatus,
   Pet,
+  PetPatch,
   PetStatus,
+  ReadOptions,
   RedeliverOptions,
+  UnconditionalReadOptions,
 } from './resources.js';
 export type { AbortSignalLike, Fetch, FetchInit, FetchResponse, RequestOptions } from './transport.js';
 export {
   type OrderPlacedEvent,
+  type OrderUpdatedEvent,
   type PetCreatedEvent,
+  type PetDeletedEvent,
+  type PetUpdatedEvent,
+  type PreviousAttributes,
   type SignOptions,
   type VerifyOptions,
   type WebhookEvent,

@@ -1,4 +1,4 @@
-import type { RawResponse } from './api-promise.js';
+import { ApiPromise, NOT_MODIFIED, type NotModified, type RawResponse } from './api-promise.js';
 import type { RequestOptions, Transport } from './transport.js';
 
 /** One page of a listing: its items, and the way to the next page when there is one. */
@@ -9,6 +9,11 @@ export class Page<Item> {
     private readonly next: (() => Promise<Page<Item>>) | undefined,
     /** The X-Request-Id of this page's answer: quote it to support. */
     readonly _request_id?: string,
+    /**
+     * This page's ETag (of its items and its link to the next page): give it back as `ifNoneMatch`
+     * to list the same page again and be told NOT_MODIFIED while it is as it was.
+     */
+    readonly _etag?: string,
   ) {}
 
   hasNextPage(): boolean {
@@ -76,19 +81,40 @@ export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Ite
  * client's own base URL: the link names the service's public address (PUBLIC_BASE_URL), which a
  * client inside the network may not reach.
  */
-export function listPages<Item>(
+export function listPages<Item>(transport: Transport, path: string, query: PageQuery, options: RequestOptions): PagePromise<Item> {
+  const load = pageLoader<Item>(transport, path, options);
+  // Sent without If-None-Match, a page is never NOT_MODIFIED.
+  return new PagePromise(() => load(query) as Promise<RawResponse<Page<Item>>>);
+}
+
+/**
+ * The first page of a listing, asked for with `If-None-Match: ifNoneMatch` (a page's `_etag`):
+ * NOT_MODIFIED while that page is as it was, else the page as it is now, whose next pages are
+ * asked for without condition.
+ */
+export function listFirstPageIfChanged<Item>(
   transport: Transport,
   path: string,
-  query: Record<string, string | number | undefined>,
+  query: PageQuery,
   options: RequestOptions,
-): PagePromise<Item> {
-  const load = async (pageQuery: Record<string, string | number | undefined>): Promise<RawResponse<Page<Item>>> => {
-    const answer = await transport.send<Item[]>({ method: 'GET', path, query: pageQuery }, options);
+  ifNoneMatch: string | undefined,
+): ApiPromise<Page<Item> | NotModified> {
+  return new ApiPromise(pageLoader<Item>(transport, path, options)(query, ifNoneMatch));
+}
+
+type PageQuery = Record<string, string | number | undefined>;
+
+/** Loads one page of `path`: the page with the way to the next, or NOT_MODIFIED when the If-None-Match sent holds. */
+function pageLoader<Item>(transport: Transport, path: string, options: RequestOptions) {
+  const load = async (pageQuery: PageQuery, ifNoneMatch?: string): Promise<RawResponse<Page<Item> | NotModified>> => {
+    const answer = await transport.send<Item[] | NotModified>({ method: 'GET', path, query: pageQuery, ifNoneMatch }, options);
+    if (answer.data === NOT_MODIFIED) return { ...answer, data: NOT_MODIFIED };
     const next = nextPageQuery(answer.headers.get('link'));
-    const page = new Page(answer.data, next && (async () => (await load(next)).data), answer.requestId);
+    const nextPage = next && (async () => (await load(next)).data as Page<Item>);
+    const page = new Page(answer.data, nextPage, answer.requestId, answer.headers.get('etag') ?? undefined);
     return { ...answer, data: page };
   };
-  return new PagePromise(() => load(query));
+  return load;
 }
 
 /** The query of the `rel="next"` target of a Link header (RFC 8288), if it has one. */

@@ -1,13 +1,17 @@
-import { ApiPromise, type RawResponse } from './api-promise.js';
+import { ApiPromise, type NotModified, type RawResponse, type WithEtag } from './api-promise.js';
 import type { components, operations } from './openapi.js';
-import { listPages, type PagePromise } from './pagination.js';
+import { listFirstPageIfChanged, listPages, type Page, type PagePromise } from './pagination.js';
 import type { ApiRequest, RequestOptions, Transport } from './transport.js';
 
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
+/** A JSON Merge Patch of a pet: the fields given replace the stored ones, those left out stay as they are. */
+export type PetPatch = components['schemas']['PetPatch'];
 export type PetStatus = components['schemas']['PetStatus'];
 export type Order = components['schemas']['Order'];
 export type NewOrder = components['schemas']['NewOrder'];
+/** A JSON Merge Patch of an order: its status (placed to approved, approved to delivered) and shipDate. */
+export type OrderPatch = components['schemas']['OrderPatch'];
 export type OrderStatus = components['schemas']['OrderStatus'];
 export type Inventory = components['schemas']['Inventory'];
 /** limit (1 to 100, 20 when left out) and status; the cursor is the client's to follow. */
@@ -31,6 +35,41 @@ export interface CreateOptions extends RequestOptions {
   readonly idempotencyKey?: string;
 }
 
+/** A read that may be answered NOT_MODIFIED. */
+export interface ReadOptions extends RequestOptions {
+  /**
+   * The ETag of what you hold (a result's or a page's `_etag`): when it is still current the
+   * service answers `304 Not Modified` with no body, and the call answers NOT_MODIFIED (no error,
+   * no retry); else the pet, order or page as it is now.
+   */
+  readonly ifNoneMatch?: string;
+}
+
+/** A read's options without `ifNoneMatch`: its answer is never NOT_MODIFIED. */
+export type UnconditionalReadOptions = RequestOptions & { readonly ifNoneMatch?: undefined };
+
+/** A change to a pet or an order (update, cancel). */
+export interface ChangeOptions extends RequestOptions {
+  /**
+   * The ETag of the pet or order you decided on (its `_etag`, or `*` for any): the change is made
+   * only while it is current, else PreconditionFailedError (412), nothing changed, with its
+   * `currentEtag`. Left out, the change applies to whatever is current.
+   */
+  readonly ifMatch?: string;
+  /**
+   * Makes the change safe to retry: the service carries it out once per key and answers a retry
+   * with the first answer (Idempotent-Replayed). The client makes one (a UUID) when none is given,
+   * and sends the same one on every retry of the call.
+   */
+  readonly idempotencyKey?: string;
+}
+
+/** A deletion, held to an ETag like a change. */
+export interface DeleteOptions extends RequestOptions {
+  /** The ETag of the pet you decided on (or `*`): deleted only while it is current, else PreconditionFailedError (412). */
+  readonly ifMatch?: string;
+}
+
 export interface RedeliverOptions extends RequestOptions {
   /** The one endpoint to send the event to again (every one subscribed when left out). */
   readonly endpointId?: string;
@@ -49,24 +88,62 @@ function create<T>(transport: Transport, path: string, body: unknown, options: C
   return call<T>(transport, { method: 'POST', path, body, idempotencyKey }, rest);
 }
 
+/** A JSON Merge Patch, or (`body` undefined) a cancel, held to `ifMatch` when given, with an Idempotency-Key as a create has. */
+function change<T>(transport: Transport, method: 'PATCH' | 'POST', path: string, body: unknown, options: ChangeOptions): ApiPromise<T> {
+  const { idempotencyKey = newIdempotencyKey(), ifMatch, ...rest } = options;
+  const contentType = method === 'PATCH' ? 'application/merge-patch+json' : undefined;
+  return call<T>(transport, { method, path, body, contentType, idempotencyKey, ifMatch }, rest);
+}
+
+/** A GET of one pet or order, with `If-None-Match` when asked. */
+function read<T>(transport: Transport, path: string, options: ReadOptions): ApiPromise<WithEtag<T> | NotModified> {
+  const { ifNoneMatch, ...rest } = options;
+  return call<WithEtag<T> | NotModified>(transport, { method: 'GET', path, ifNoneMatch }, rest);
+}
+
+/**
+ * A listing of pets or orders: every page (PagePromise), or, asked with an `ifNoneMatch` to hold,
+ * its first page if it changed. Without a tag (a page whose ETag a proxy dropped) it is the plain
+ * listing, which answers what its conditional type promises: awaited, the first page, withResponse() too.
+ */
+function listing<Item>(
+  transport: Transport,
+  path: string,
+  query: Record<string, string | number | undefined>,
+  options: ReadOptions,
+): PagePromise<Item> | ApiPromise<Page<Item> | NotModified> {
+  const { ifNoneMatch, ...rest } = options;
+  if (ifNoneMatch === undefined) return listPages<Item>(transport, path, query, rest);
+  return listFirstPageIfChanged<Item>(transport, path, query, rest, ifNoneMatch);
+}
+
 /** A call the service answers `{ queued }`: its number, the whole answer kept for withResponse(). */
 function queued(transport: Transport, request: ApiRequest, options: RequestOptions): ApiPromise<number> {
   const answer = transport.send<{ queued: number }>(request, options);
   return new ApiPromise(answer.then((raw): RawResponse<number> => ({ ...raw, data: raw.data.queued })));
 }
 
-/** The animals of the store. Reading needs a key with `pets:read`, adding one with `pets:write`. */
+/**
+ * The animals of the store. Reading needs a key with `pets:read`, adding, changing and deleting
+ * one `pets:write`. A single pet answered carries its ETag as `_etag` (see WithEtag).
+ */
 export class Pets {
   constructor(private readonly transport: Transport) {}
 
   /** Every pet, or those of one status, in ascending id order: await it for the first page, or `for await` every pet. */
-  list(query: ListPetsQuery = {}, options: RequestOptions = {}): PagePromise<Pet> {
-    return listPages<Pet>(this.transport, '/pets', { ...query }, options);
+  list(query?: ListPetsQuery, options?: UnconditionalReadOptions): PagePromise<Pet>;
+  /**
+   * The first page again, unless it is as it was: NOT_MODIFIED while `ifNoneMatch` (a page's
+   * `_etag`) is current, else the page as it is now.
+   */
+  list(query: ListPetsQuery, options: ReadOptions): ApiPromise<Page<Pet> | NotModified>;
+  list(query: ListPetsQuery = {}, options: ReadOptions = {}): PagePromise<Pet> | ApiPromise<Page<Pet> | NotModified> {
+    return listing<Pet>(this.transport, '/pets', { ...query }, options);
   }
 
   /** Adds a pet; `status` is `available` when left out. */
-  create(body: NewPet, options: CreateOptions = {}): ApiPromise<Pet> {
-    return create<Pet>(this.transport, '/pets', body, options);
+  create(body: NewPet, options: CreateOptions = {}): ApiPromise<WithEtag<Pet>> {
+    return create<WithEtag<Pet>>(this.transport, '/pets', body, options);
   }
 
   /**
@@ -74,28 +151,90 @@ export class Pets {
    * @deprecated getPet is removed on 5 December 2030 (its Sunset header says so): list with a
    * `status` filter instead, `petstore.pets.list({ status })`.
    */
-  get(petId: number, options: RequestOptions = {}): ApiPromise<Pet> {
-    return call<Pet>(this.transport, { method: 'GET', path: `/pets/${encodeURIComponent(petId)}` }, options);
+  get(petId: number, options?: UnconditionalReadOptions): ApiPromise<WithEtag<Pet>>;
+  /**
+   * One pet by its id, unless it is as you hold it: NOT_MODIFIED while `ifNoneMatch` is current.
+   * @deprecated getPet is removed on 5 December 2030 (its Sunset header says so): list with a
+   * `status` filter instead, `petstore.pets.list({ status })`.
+   */
+  get(petId: number, options: ReadOptions): ApiPromise<WithEtag<Pet> | NotModified>;
+  get(petId: number, options: ReadOptions = {}): ApiPromise<WithEtag<Pet> | NotModified> {
+    return read<Pet>(this.transport, petPath(petId), options);
+  }
+
+  /**
+   * Changes a pet by a JSON Merge Patch of `name`, `categoryId` and `status` (those left out stay
+   * as they are) and answers it as changed. Status moves: available to pending or sold, pending to
+   * available or sold; sold is final (ConflictError, INVALID_TRANSITION). A pet an open order holds
+   * moves only with that order (PET_HAS_OPEN_ORDER). With `ifMatch`, only the pet you saw is
+   * changed (PreconditionFailedError otherwise). Safe to retry: it has an Idempotency-Key.
+   */
+  update(petId: number, patch: PetPatch, options: ChangeOptions = {}): ApiPromise<WithEtag<Pet>> {
+    return change<WithEtag<Pet>>(this.transport, 'PATCH', petPath(petId), patch, options);
+  }
+
+  /**
+   * Deletes a pet that no order names (ConflictError, PET_HAS_ORDERS, otherwise); afterwards it is
+   * not found (NotFoundError). With `ifMatch`, only the pet you saw is deleted. A deletion whose
+   * answer was lost is retried, and finds the pet already gone: NotFoundError.
+   */
+  delete(petId: number, options: DeleteOptions = {}): ApiPromise<void> {
+    const { ifMatch, ...rest } = options;
+    return call<void>(this.transport, { method: 'DELETE', path: petPath(petId), ifMatch }, rest);
   }
 }
 
-/** Orders (experimental in the document: their shape may still change). */
+/**
+ * Orders (experimental in the document: their shape may still change). Reading needs `store:read`,
+ * the rest `store:write`. A single order answered carries its ETag as `_etag` (see WithEtag).
+ */
 export class Orders {
   constructor(private readonly transport: Transport) {}
 
-  /** Every order, or those of one status, in ascending id order: await it for the first page, or `for await` every order. Needs `store:read`. */
-  list(query: ListOrdersQuery = {}, options: RequestOptions = {}): PagePromise<Order> {
-    return listPages<Order>(this.transport, '/store/orders', { ...query }, options);
+  /** Every order, or those of one status, in ascending id order: await it for the first page, or `for await` every order. */
+  list(query?: ListOrdersQuery, options?: UnconditionalReadOptions): PagePromise<Order>;
+  /**
+   * The first page again, unless it is as it was: NOT_MODIFIED while `ifNoneMatch` (a page's
+   * `_etag`) is current, else the page as it is now.
+   */
+  list(query: ListOrdersQuery, options: ReadOptions): ApiPromise<Page<Order> | NotModified>;
+  list(query: ListOrdersQuery = {}, options: ReadOptions = {}): PagePromise<Order> | ApiPromise<Page<Order> | NotModified> {
+    return listing<Order>(this.transport, '/store/orders', { ...query }, options);
   }
 
-  /** Places an order for an existing pet (else NotFoundError, PET_NOT_FOUND). Needs `store:write`. */
-  create(body: NewOrder, options: CreateOptions = {}): ApiPromise<Order> {
-    return create<Order>(this.transport, '/store/orders', body, options);
+  /**
+   * Places an order for an available pet (else ConflictError, PET_NOT_AVAILABLE; NotFoundError,
+   * PET_NOT_FOUND, for none), which it holds (pending) until delivered (sold) or cancelled (available).
+   */
+  create(body: NewOrder, options: CreateOptions = {}): ApiPromise<WithEtag<Order>> {
+    return create<WithEtag<Order>>(this.transport, '/store/orders', body, options);
   }
 
-  /** One order by its id. Needs `store:read`. */
-  get(orderId: number, options: RequestOptions = {}): ApiPromise<Order> {
-    return call<Order>(this.transport, { method: 'GET', path: `/store/orders/${encodeURIComponent(orderId)}` }, options);
+  /** One order by its id. */
+  get(orderId: number, options?: UnconditionalReadOptions): ApiPromise<WithEtag<Order>>;
+  /** One order by its id, unless it is as you hold it: NOT_MODIFIED while `ifNoneMatch` is current. */
+  get(orderId: number, options: ReadOptions): ApiPromise<WithEtag<Order> | NotModified>;
+  get(orderId: number, options: ReadOptions = {}): ApiPromise<WithEtag<Order> | NotModified> {
+    return read<Order>(this.transport, orderPath(orderId), options);
+  }
+
+  /**
+   * Moves an order by a JSON Merge Patch of `status` and `shipDate`: placed to approved, approved to
+   * delivered (which sells its pet and completes the order). Delivered and cancelled are final
+   * (ConflictError, INVALID_TRANSITION); cancel with `cancel`. With `ifMatch`, only the order you
+   * saw is changed. Safe to retry: it has an Idempotency-Key.
+   */
+  update(orderId: number, patch: OrderPatch, options: ChangeOptions = {}): ApiPromise<WithEtag<Order>> {
+    return change<WithEtag<Order>>(this.transport, 'PATCH', orderPath(orderId), patch, options);
+  }
+
+  /**
+   * Cancels a placed or approved order (ConflictError, INVALID_TRANSITION, for a delivered or
+   * cancelled one): its pet is available again. With `ifMatch`, only the order you saw is
+   * cancelled. Safe to retry: it has an Idempotency-Key.
+   */
+  cancel(orderId: number, options: ChangeOptions = {}): ApiPromise<WithEtag<Order>> {
+    return change<WithEtag<Order>>(this.transport, 'POST', `${orderPath(orderId)}/cancel`, undefined, options);
   }
 }
 
@@ -189,4 +328,6 @@ export class Events {
   }
 }
 
+const petPath = (petId: number) => `/pets/${encodeURIComponent(petId)}`;
+const orderPath = (orderId: number) => `/store/orders/${encodeURIComponent(orderId)}`;
 const endpointPath = (endpointId: string) => `/webhook-endpoints/${encodeURIComponent(endpointId)}`;

@@ -1,4 +1,4 @@
-import { type AnswerHeaders, type RawResponse, type WithRequestId, withRequestId } from './api-promise.js';
+import { type AnswerHeaders, NOT_MODIFIED, type RawResponse, type WithRequestId, withRequestId } from './api-promise.js';
 import { AbortError, ConnectionError, errorOfAnswer, PetStoreError, TimeoutError } from './errors.js';
 import type { Log } from './logging.js';
 import { CLIENT_VERSION } from './version.js';
@@ -56,12 +56,18 @@ export interface TransportOptions {
 
 /** A request to the API: the path under the base URL (`/pets`), its query, its JSON body. */
 export interface ApiRequest {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly query?: Record<string, string | number | undefined>;
   readonly body?: unknown;
-  /** Sent on the first attempt and on every retry, so that a create happens once. */
+  /** The body's media type when it is not plain JSON (a PATCH's `application/merge-patch+json`). */
+  readonly contentType?: string;
+  /** Sent on the first attempt and on every retry, so that a create or a change happens once. */
   readonly idempotencyKey?: string;
+  /** The ETag the change is held to: 412 PRECONDITION_FAILED, nothing changed, when it is no longer current. */
+  readonly ifMatch?: string;
+  /** The ETag held: a 304 is answered as NOT_MODIFIED. */
+  readonly ifNoneMatch?: string;
 }
 
 /** One call as it is sent: the client's options with the call's own over them. */
@@ -82,9 +88,10 @@ const MAX_BACKOFF_MS = 8_000;
  * Sends requests with the API key, a time-out per attempt, and retries where a retry is safe and
  * may help: no answer at all, 409 IDEMPOTENCY_KEY_IN_USE, 429, 502, 503, 504; waiting the
  * Retry-After asked for (one over maxRetryAfterMs is thrown at once: a retry sooner than asked
- * would only be refused again), else backing off exponentially with jitter. A POST is retried
- * only with its Idempotency-Key (every create of this client has one), so that it never happens
- * twice; any other 4xx is never retried. Logs each attempt, answer and wait (logging.ts).
+ * would only be refused again), else backing off exponentially with jitter. A POST or a PATCH is
+ * retried only with its Idempotency-Key (every create, change and cancel of this client has one),
+ * so that it never happens twice; any other 4xx is never retried. A 304 (the call sent
+ * If-None-Match) is no error: it answers NOT_MODIFIED. Logs each attempt, answer and wait (logging.ts).
  */
 export class Transport {
   constructor(readonly options: TransportOptions) {}
@@ -115,8 +122,10 @@ export class Transport {
       Accept: 'application/json',
       'User-Agent': `petstore-typescript/${CLIENT_VERSION}`,
     };
-    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (request.body !== undefined) headers['Content-Type'] = request.contentType ?? 'application/json';
     if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
+    if (request.ifMatch !== undefined) headers['If-Match'] = request.ifMatch;
+    if (request.ifNoneMatch !== undefined) headers['If-None-Match'] = request.ifNoneMatch;
     return {
       label: `${request.method} ${target}`,
       url: `${this.options.baseUrl}${target}`,
@@ -162,11 +171,17 @@ export class Transport {
     const elapsed = Date.now() - started;
     const body = parseJson(text);
     const requestId = response.headers.get('x-request-id') ?? undefined;
+    const etag = response.headers.get('etag') ?? undefined;
     if (response.status >= 200 && response.status < 300) {
       log.info(`${call.label}: ${response.status} in ${elapsed} ms, request ${requestId ?? 'unnamed'} ${which}`);
-      return { data: withRequestId<T>(body, requestId), status: response.status, headers: response.headers, requestId };
+      return { data: withRequestId<T>(body, requestId, etag), status: response.status, headers: response.headers, requestId };
     }
-    const error = errorOfAnswer(response.status, body, response.headers.get('retry-after'), requestId ?? null);
+    if (response.status === 304) {
+      // What If-None-Match asked to be told: the representation held is current. Neither an error nor worth a retry.
+      log.info(`${call.label}: 304 Not Modified in ${elapsed} ms, request ${requestId ?? 'unnamed'} ${which}`);
+      return { data: NOT_MODIFIED as WithRequestId<T>, status: 304, headers: response.headers, requestId };
+    }
+    const error = errorOfAnswer(response.status, body, response.headers.get('retry-after'), requestId ?? null, etag ?? null);
     const status = [response.status, error.code].filter(Boolean).join(' ');
     log.info(`${call.label}: ${status} in ${elapsed} ms, request ${error.requestId ?? 'unnamed'} ${which}`);
     throw error;
@@ -237,7 +252,8 @@ export function withHeaders(headers: Readonly<Record<string, string>>, extra: Re
 }
 
 function isRetryable(error: PetStoreError, request: ApiRequest): boolean {
-  if (request.method === 'POST' && request.idempotencyKey === undefined) return false;
+  // Sent twice, a POST or a PATCH may happen twice (or find itself refused by what the first did), unless the service knows its key.
+  if ((request.method === 'POST' || request.method === 'PATCH') && request.idempotencyKey === undefined) return false;
   if (error.status === undefined) return true;
   if (error.status === 409) return error.code === 'IDEMPOTENCY_KEY_IN_USE';
   return [429, 502, 503, 504].includes(error.status);

@@ -1,10 +1,30 @@
 import type { components } from './openapi.js';
 
-export type PetCreatedEvent = components['schemas']['PetCreatedEvent'];
-export type OrderPlacedEvent = components['schemas']['OrderPlacedEvent'];
-export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
-/** What a webhook endpoint receives: narrow it by `type` (`pet.created` carries a Pet, ...). */
-export type WebhookEvent = PetCreatedEvent | OrderPlacedEvent | WebhookTestEvent;
+type Schemas = components['schemas'];
+
+/**
+ * The fields of a pet or an order that an update changed, with their values before it (Stripe's
+ * shape): `{ status: 'available' }` for a pet that became pending; null for a field it did not have
+ * (an order's first shipDate).
+ */
+export type PreviousAttributes<T> = { readonly [Field in keyof T]?: T[Field] | null };
+
+/** An update's event, its `previousAttributes` typed by the fields of what changed (the document says only "an object"). */
+type UpdatedEvent<Event extends { data: object }, Object> = Omit<Event, 'data'> & {
+  data: Omit<Event['data'], 'previousAttributes'> & { previousAttributes?: PreviousAttributes<Object> };
+};
+
+export type PetCreatedEvent = Schemas['PetCreatedEvent'];
+/** A pet changed (updatePet, or an order that holds, sells or releases it): the pet as it is now, and what changed. */
+export type PetUpdatedEvent = UpdatedEvent<Schemas['PetUpdatedEvent'], Schemas['Pet']>;
+/** A pet deleted: the pet as it was. */
+export type PetDeletedEvent = Schemas['PetDeletedEvent'];
+export type OrderPlacedEvent = Schemas['OrderPlacedEvent'];
+/** An order moved (updateOrder, cancelOrder): the order as it is now, and what changed. */
+export type OrderUpdatedEvent = UpdatedEvent<Schemas['OrderUpdatedEvent'], Schemas['Order']>;
+export type WebhookTestEvent = Schemas['WebhookTestEvent'];
+/** What a webhook endpoint receives: narrow it by `type` (`pet.created` carries a Pet, `order.updated` an Order and its previousAttributes, ...). */
+export type WebhookEvent = PetCreatedEvent | PetUpdatedEvent | PetDeletedEvent | OrderPlacedEvent | OrderUpdatedEvent | WebhookTestEvent;
 
 /** Headers as a server hands them over: a fetch `Headers`, or Node's `IncomingHttpHeaders` (Express's `req.headers`). */
 export type WebhookHeaders = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
