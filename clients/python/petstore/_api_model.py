@@ -1,4 +1,4 @@
-"""What every model of the API shares beside its fields: the request id of the answer it came in."""
+"""What every model of the API shares beside its fields: the request id and the ETag of the answer it came in."""
 
 from __future__ import annotations
 
@@ -13,3 +13,8 @@ class ApiModel:
     support. Public despite its underscore, which keeps it clear of the API's own fields; set on the
     object, not a field of its dataclass, so to_wire(), dataclasses.asdict(), == and repr() leave it
     out."""
+
+    _etag: ClassVar[str | None] = None
+    """The ETag of the answer this object came in, for a pet or an order (None for any other, or one
+    made otherwise): give it back as `if_match=` so that a change applies only to what you saw, or as
+    `if_none_match=` to be answered NOT_MODIFIED while it is current. Set as `_request_id` is."""

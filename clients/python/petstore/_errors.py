@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from ._models import (
     ERROR_CODES_BY_STATUS,
@@ -12,6 +12,7 @@ from ._models import (
     ErrorCode403,
     ErrorCode404,
     ErrorCode409,
+    ErrorCode412,
     ErrorCode422,
     ErrorCode429,
     ErrorCode500,
@@ -55,7 +56,13 @@ class PetStoreError(Exception):
 
     def __repr__(self) -> str:
         """What a log's %r, a debugger and a list of errors show: the class, then what the service said."""
-        said = {"status": self.status, "code": self.code, "request_id": self.request_id, "retry_after": self.retry_after}
+        said = {
+            "status": self.status,
+            "code": self.code,
+            "request_id": self.request_id,
+            "retry_after": self.retry_after,
+            "current_etag": getattr(self, "current_etag", None),
+        }
         fields = [f"{name}={value!r}" for name, value in said.items() if value is not None]
         return f"{type(self).__name__}({', '.join([*fields, f'message={self.message!r}'])})"
 
@@ -89,10 +96,32 @@ class NotFoundError(PetStoreError):
 
 
 class ConflictError(PetStoreError):
-    """409: a create with the same Idempotency-Key is still being carried out (retried by the client)."""
+    """409: the change does not fit where the pet or order stands, or a request with the same key still runs.
+
+    A status move it cannot make (INVALID_TRANSITION: sold, delivered and cancelled are final), an
+    order for a pet that is not available (PET_NOT_AVAILABLE), a pet's status changed while an open
+    order holds it (PET_HAS_OPEN_ORDER), a pet deleted that orders name (PET_HAS_ORDERS); the
+    message says which moves remain. Never retried, but for IDEMPOTENCY_KEY_IN_USE: a request with
+    the same Idempotency-Key still being carried out, retried by the client after its Retry-After.
+    """
 
     status: Literal[409]
     code: ErrorCode409 | None
+
+
+class PreconditionFailedError(PetStoreError):
+    """412: the `if_match=` given names a pet or order that changed since you read it; nothing was changed now.
+
+    `current_etag` is its ETag as it stands: read it again, decide anew, and send that. Never retried.
+    """
+
+    status: Literal[412]
+    code: ErrorCode412 | None
+
+    def __init__(self, message: str, *, current_etag: str | None = None, **details: Any) -> None:
+        super().__init__(message, **details)
+        self.current_etag = current_etag
+        """The ETag of the pet or order as it stands now (the answer's ETag header), when the answer had one."""
 
 
 class UnprocessableEntityError(PetStoreError):
@@ -146,6 +175,7 @@ _BY_STATUS: dict[int, type[PetStoreError]] = {
     403: PermissionDeniedError,
     404: NotFoundError,
     409: ConflictError,
+    412: PreconditionFailedError,
     422: UnprocessableEntityError,
     429: RateLimitError,
     500: InternalServerError,
@@ -155,7 +185,9 @@ _BY_STATUS: dict[int, type[PetStoreError]] = {
 }
 
 
-def error_of_answer(status: int, body: object, retry_after: str | None, request_id: str | None) -> PetStoreError:
+def error_of_answer(
+    status: int, body: object, retry_after: str | None, request_id: str | None, etag: str | None = None
+) -> PetStoreError:
     """The error for an answer of `status` whose body is the service's Error (or, from a proxy, anything).
 
     A code the document does not list for `status` (a proxy's body, a newer service's) is left out.
@@ -164,10 +196,12 @@ def error_of_answer(status: int, body: object, retry_after: str | None, request_
     code = error.get("code")
     message = error.get("message")
     body_request_id = error.get("requestId")
-    return _BY_STATUS.get(status, PetStoreError)(
-        message if isinstance(message, str) else f"The service answered {status}.",
-        status=status,
-        code=code if code in ERROR_CODES_BY_STATUS.get(status, ()) else None,
-        request_id=body_request_id if isinstance(body_request_id, str) else request_id,
-        retry_after=int(retry_after) if retry_after is not None and retry_after.isascii() and retry_after.isdigit() else None,
-    )
+    details: dict[str, Any] = {
+        "status": status,
+        "code": code if code in ERROR_CODES_BY_STATUS.get(status, ()) else None,
+        "request_id": body_request_id if isinstance(body_request_id, str) else request_id,
+        "retry_after": int(retry_after) if retry_after is not None and retry_after.isascii() and retry_after.isdigit() else None,
+    }
+    if status == 412:
+        details["current_etag"] = etag
+    return _BY_STATUS.get(status, PetStoreError)(message if isinstance(message, str) else f"The service answered {status}.", **details)

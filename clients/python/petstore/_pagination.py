@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from functools import partial
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
+from ._not_modified import NOT_MODIFIED, NotModified
 from ._transport import ApiRequest, AsyncTransport, CallOptions, SyncTransport
 
 T = TypeVar("T")
@@ -22,11 +23,16 @@ Query = Mapping[str, str | int | None]
 class Page(Generic[T]):
     """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
 
-    def __init__(self, data: list[T], next_page: Callable[[], Page[T]] | None, request_id: str | None = None) -> None:
+    def __init__(
+        self, data: list[T], next_page: Callable[[], Page[T]] | None, request_id: str | None = None, etag: str | None = None
+    ) -> None:
         self.data = data
         self._next_page = next_page
         self._request_id = request_id
         """The X-Request-Id of this page's answer: quote it to support."""
+        self._etag = etag
+        """This page's ETag (of its items and its link to the next page): give it back as `if_none_match=`
+        to list the same page again and be answered NOT_MODIFIED while it is as it was."""
 
     def has_next_page(self) -> bool:
         return self._next_page is not None
@@ -63,11 +69,20 @@ class Pager(Generic[T]):
 class AsyncPage(Generic[T]):
     """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
 
-    def __init__(self, data: list[T], next_page: Callable[[], Awaitable[AsyncPage[T]]] | None, request_id: str | None = None) -> None:
+    def __init__(
+        self,
+        data: list[T],
+        next_page: Callable[[], Awaitable[AsyncPage[T]]] | None,
+        request_id: str | None = None,
+        etag: str | None = None,
+    ) -> None:
         self.data = data
         self._next_page = next_page
         self._request_id = request_id
         """The X-Request-Id of this page's answer: quote it to support."""
+        self._etag = etag
+        """This page's ETag (of its items and its link to the next page): give it back as `if_none_match=`
+        to list the same page again and be answered NOT_MODIFIED while it is as it was."""
 
     def has_next_page(self) -> bool:
         return self._next_page is not None
@@ -107,26 +122,80 @@ class AsyncPager(Generic[T]):
 
 def list_pages(transport: SyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions) -> Pager[T]:
     """Lists `path` with `query`, page by page, each page's request with the call's `options`."""
+    return Pager(partial(_page, transport, path, query, parse_item, options))
 
-    def load(page_query: Query) -> Page[T]:
-        answer = transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query), options)
-        next_query = next_page_query(answer.headers.get("link"))
-        return Page(answer.data, None if next_query is None else partial(load, next_query), answer.request_id)
 
-    return Pager(partial(load, query))
+def first_page_if_changed(
+    transport: SyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions, if_none_match: str
+) -> Page[T] | NotModified:
+    """The first page of `path`, asked for with `If-None-Match: if_none_match`: NOT_MODIFIED while that page is as it was,
+    else the page as it is now, whose next pages are asked for without condition."""
+    return _page_or_not_modified(transport, path, query, parse_item, options, if_none_match)
+
+
+def _page(transport: SyncTransport, path: str, page_query: Query, parse_item: Callable[[Any], T], options: CallOptions) -> Page[T]:
+    """A page asked for without If-None-Match, which is never NOT_MODIFIED."""
+    return cast(Page[T], _page_or_not_modified(transport, path, page_query, parse_item, options, None))
+
+
+def _page_or_not_modified(
+    transport: SyncTransport,
+    path: str,
+    page_query: Query,
+    parse_item: Callable[[Any], T],
+    options: CallOptions,
+    if_none_match: str | None,
+) -> Page[T] | NotModified:
+    request: ApiRequest[list[T] | NotModified] = ApiRequest(
+        "GET", path, lambda wire: [parse_item(item) for item in wire], page_query, if_none_match=if_none_match
+    )
+    answer = transport.send(request, options)
+    if answer.data is NOT_MODIFIED:
+        return NOT_MODIFIED
+    next_query = next_page_query(answer.headers.get("link"))
+    next_page = None if next_query is None else partial(_page, transport, path, next_query, parse_item, options)
+    return Page(answer.data, next_page, answer.request_id, answer.headers.get("etag"))
 
 
 def list_async_pages(
     transport: AsyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions
 ) -> AsyncPager[T]:
     """Lists `path` with `query`, page by page, each page's request with the call's `options`."""
+    return AsyncPager(partial(_async_page, transport, path, query, parse_item, options))
 
-    async def load(page_query: Query) -> AsyncPage[T]:
-        answer = await transport.send(ApiRequest("GET", path, lambda wire: [parse_item(item) for item in wire], page_query), options)
-        next_query = next_page_query(answer.headers.get("link"))
-        return AsyncPage(answer.data, None if next_query is None else partial(load, next_query), answer.request_id)
 
-    return AsyncPager(partial(load, query))
+async def async_first_page_if_changed(
+    transport: AsyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions, if_none_match: str
+) -> AsyncPage[T] | NotModified:
+    """The first page of `path`, asked for with `If-None-Match: if_none_match`: NOT_MODIFIED while that page is as it was,
+    else the page as it is now, whose next pages are asked for without condition."""
+    return await _async_page_or_not_modified(transport, path, query, parse_item, options, if_none_match)
+
+
+async def _async_page(
+    transport: AsyncTransport, path: str, page_query: Query, parse_item: Callable[[Any], T], options: CallOptions
+) -> AsyncPage[T]:
+    """A page asked for without If-None-Match, which is never NOT_MODIFIED."""
+    return cast(AsyncPage[T], await _async_page_or_not_modified(transport, path, page_query, parse_item, options, None))
+
+
+async def _async_page_or_not_modified(
+    transport: AsyncTransport,
+    path: str,
+    page_query: Query,
+    parse_item: Callable[[Any], T],
+    options: CallOptions,
+    if_none_match: str | None,
+) -> AsyncPage[T] | NotModified:
+    request: ApiRequest[list[T] | NotModified] = ApiRequest(
+        "GET", path, lambda wire: [parse_item(item) for item in wire], page_query, if_none_match=if_none_match
+    )
+    answer = await transport.send(request, options)
+    if answer.data is NOT_MODIFIED:
+        return NOT_MODIFIED
+    next_query = next_page_query(answer.headers.get("link"))
+    next_page = None if next_query is None else partial(_async_page, transport, path, next_query, parse_item, options)
+    return AsyncPage(answer.data, next_page, answer.request_id, answer.headers.get("etag"))
 
 
 _LINK = re.compile(r"<([^>]*)>([^<]*)")

@@ -12,8 +12,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
-
-
 from ._pagination import AsyncPage, AsyncPager, Page, Pager
 from ._transport import ANSWERS, RawResponse
 
@@ -54,6 +52,20 @@ def async_raw(method: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[RawRes
         return _with_data(answers[-1], data)
 
     return call
+
+
+def raw_of(call: Callable[[], T]) -> RawResponse[T]:
+    """What `call()` answers, as the whole answer of its last request: for a method whose overloads a wrapper's ParamSpec would lose."""
+    with _answers() as answers:
+        data = call()
+    return _with_data(answers[-1], data)
+
+
+async def async_raw_of(call: Callable[[], Awaitable[T]]) -> RawResponse[T]:
+    """What `await call()` answers, as the whole answer of its last request."""
+    with _answers() as answers:
+        data = await call()
+    return _with_data(answers[-1], data)
 
 
 def raw_first_page(method: Callable[P, Pager[T]]) -> Callable[P, RawResponse[Page[T]]]:

@@ -3,9 +3,10 @@
 A call is retried when a retry is safe and may help: no answer at all, 409 IDEMPOTENCY_KEY_IN_USE,
 429, 502, 503 and 504. It waits the Retry-After the service asked for (one over `max_retry_after`
 is raised at once: a retry sooner than asked would only be refused again), else backs off
-exponentially with jitter. A POST is retried only with its Idempotency-Key (every create of this
-client has one), so that a lost answer never makes a second pet; any other 4xx, and 500, is never
-retried. Each attempt, answer and wait is logged (_logging.py).
+exponentially with jitter. A POST or a PATCH is retried only with its Idempotency-Key (every create,
+change and cancel of this client has one), so that a lost answer never makes a second pet nor
+changes one twice; any other 4xx, and 500, is never retried. A 304 (the call sent If-None-Match) is
+no error: it answers NOT_MODIFIED. Each attempt, answer and wait is logged (_logging.py).
 """
 
 from __future__ import annotations
@@ -20,19 +21,23 @@ import uuid
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, Union
+from typing import Any, Generic, Literal, TypeVar, Union, cast
 
 import httpx
 
 from ._api_model import ApiModel
 from ._errors import ConnectionError, PetStoreError, TimeoutError, error_of_answer
 from ._logging import logger
+from ._not_modified import NOT_MODIFIED
 from ._version import __version__
 
 T = TypeVar("T")
 
 Timeout = Union[float, httpx.Timeout]
 """Seconds an attempt may wait to connect and for each part of the answer, or an httpx.Timeout of each."""
+
+MERGE_PATCH = "application/merge-patch+json"
+"""The media type of a JSON Merge Patch (RFC 7396), which the service reads as JSON."""
 
 FIRST_BACKOFF_SECONDS = 0.5
 MAX_BACKOFF_SECONDS = 8.0
@@ -62,13 +67,19 @@ class CallOptions:
 class ApiRequest(Generic[T]):
     """A request to the API: the path under the base URL (`/pets`), its query and JSON body, and how to read the answer."""
 
-    method: Literal["GET", "POST", "DELETE"]
+    method: Literal["GET", "POST", "PATCH", "DELETE"]
     path: str
     parse: Callable[[Any], T]
     query: Mapping[str, str | int | None] = field(default_factory=dict)
     body: Mapping[str, Any] | None = None
+    content_type: str = "application/json"
+    """The body's media type: a PATCH's is `application/merge-patch+json`."""
     idempotency_key: str | None = None
-    """Sent on the first attempt and on every retry, so that a create happens once."""
+    """Sent on the first attempt and on every retry, so that a create or a change happens once."""
+    if_match: str | None = None
+    """The ETag a change is held to: 412 PRECONDITION_FAILED, nothing changed, when it is no longer current."""
+    if_none_match: str | None = None
+    """The ETag held: a 304 answers NOT_MODIFIED (parse's type must allow it)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +90,7 @@ class RawResponse(Generic[T]):
     """The result, as the call itself answers it."""
     status: int
     headers: httpx.Headers
-    """X-Request-Id, RateLimit, Location and Idempotent-Replayed on a create, Deprecation and Sunset, …"""
+    """X-Request-Id, ETag, RateLimit, Location and Idempotent-Replayed on a create or a replayed change, Deprecation and Sunset, …"""
     request_id: str | None
     """The answer's X-Request-Id: quote it to support."""
 
@@ -115,10 +126,14 @@ class Transport:
         }
         content = None
         if request.body is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = request.content_type
             content = json.dumps(request.body, ensure_ascii=False, separators=(",", ":")).encode()
         if request.idempotency_key is not None:
             headers["Idempotency-Key"] = request.idempotency_key
+        if request.if_match is not None:
+            headers["If-Match"] = request.if_match
+        if request.if_none_match is not None:
+            headers["If-None-Match"] = request.if_none_match
         params = {name: str(value) for name, value in request.query.items() if value is not None}
         timeout = checked_timeout(self.options.timeout if options.timeout is None else options.timeout)
         max_retries = checked_max_retries(self.options.max_retries if options.max_retries is None else options.max_retries)
@@ -147,16 +162,28 @@ class Transport:
 
     @staticmethod
     def answer_of(request: ApiRequest[T], call: Call, attempt: int, response: httpx.Response, started: float) -> RawResponse[T]:
-        """The parsed answer of a 2xx, logged; the error of its status otherwise."""
+        """The parsed answer of a 2xx, NOT_MODIFIED for a 304, logged; the error of its status otherwise."""
         elapsed = round((time.monotonic() - started) * 1000)
         request_id = response.headers.get("x-request-id")
+        etag = response.headers.get("etag")
+        if response.status_code == 304:
+            # What If-None-Match asked to be told: the representation held is current. Neither an error nor worth a retry.
+            logger.info(
+                "%s: 304 Not Modified in %d ms, request %s (attempt %d of %d)",
+                call.label,
+                elapsed,
+                request_id or "unnamed",
+                attempt,
+                call.attempts,
+            )
+            return Transport.collected(RawResponse(cast(T, NOT_MODIFIED), 304, response.headers, request_id))
         try:
             body = json.loads(response.content) if response.content else None
         except ValueError:
             body = response.text
         error = None
         if not 200 <= response.status_code < 300:
-            error = error_of_answer(response.status_code, body, response.headers.get("retry-after"), request_id)
+            error = error_of_answer(response.status_code, body, response.headers.get("retry-after"), request_id, etag)
         status = " ".join(str(part) for part in (response.status_code, error and error.code) if part)
         named = (request_id if error is None else error.request_id) or "unnamed"
         logger.info("%s: %s in %d ms, request %s (attempt %d of %d)", call.label, status, elapsed, named, attempt, call.attempts)
@@ -171,9 +198,15 @@ class Transport:
                 request_id=request_id,
             ) from cause
         if isinstance(data, ApiModel):
-            # Not a field of the frozen dataclass: to_wire(), asdict(), == and repr() leave it out.
+            # Not fields of the frozen dataclass: to_wire(), asdict(), == and repr() leave them out.
             object.__setattr__(data, "_request_id", request_id)
-        answer = RawResponse(data, response.status_code, response.headers, request_id)
+            if etag is not None:
+                object.__setattr__(data, "_etag", etag)
+        return Transport.collected(RawResponse(data, response.status_code, response.headers, request_id))
+
+    @staticmethod
+    def collected(answer: RawResponse[T]) -> RawResponse[T]:
+        """`answer`, kept for the `with_raw_response` call collecting answers, if any."""
         collecting = ANSWERS.get()
         if collecting is not None:
             collecting.append(answer)
@@ -280,7 +313,7 @@ class AsyncTransport(Transport):
 
 
 def new_idempotency_key() -> str:
-    """A key for a create the caller gave none for: one per call, sent again on each of its retries."""
+    """A key for a create or a change the caller gave none for: one per call, sent again on each of its retries."""
     return str(uuid.uuid4())
 
 
@@ -342,7 +375,8 @@ def delay_before_retry(
 
 
 def is_retryable(request: ApiRequest[Any], error: PetStoreError) -> bool:
-    if request.method == "POST" and request.idempotency_key is None:
+    # Sent twice, a POST or a PATCH may happen twice (or be refused for what the first did), unless the service knows its key.
+    if request.method in ("POST", "PATCH") and request.idempotency_key is None:
         return False
     if error.status is None:
         return True

@@ -51,8 +51,10 @@ class Webhooks:
         `body` is the body exactly as received: JSON parsed and written again no longer matches its
         signature. `headers` are the request's (any case). `secret` is the endpoint's `whsec_…`;
         give a list of both while you roll it. Each signature is compared in constant time
-        (hmac.compare_digest). The event is a PetCreatedEvent, an OrderPlacedEvent or a
-        WebhookTestEvent by its `type`; one of a type newer than this client is a plain Event.
+        (hmac.compare_digest). The event is a PetCreatedEvent, PetUpdatedEvent, PetDeletedEvent,
+        OrderPlacedEvent, OrderUpdatedEvent or WebhookTestEvent by its `type` (an update's
+        `data.previous_attributes` holds the fields that changed, by their names on the wire, as they
+        were before); one of a type newer than this client is a plain Event.
         """
         lowered = {name.lower(): value for name, value in headers.items()}
         webhook_id = lowered.get("webhook-id")

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from petstore.resources.pets import AsyncPets, Pets
+from petstore.resources.pets import AsyncPets, AsyncPetsWithRawResponse, Pets, PetsWithRawResponse
 from support.service import REPOSITORY, Service
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def test_warns_from_the_caller_s_line_in_any_module_under_python_s_default_filte
 
 
 def test_marks_get_deprecated_for_the_editor_as_pep_702_says(tmp_path: Path) -> None:
-    for method in (Pets.get, AsyncPets.get):
+    for method in (Pets.get, AsyncPets.get, PetsWithRawResponse.get, AsyncPetsWithRawResponse.get):
         assert "5 December 2030" in getattr(method, "__deprecated__")
 
     # pyright (npm ci installs it) reads the package as Pylance does; it sees PEP 702's decorator whatever is installed here.
@@ -79,7 +79,7 @@ def test_marks_get_deprecated_for_the_editor_as_pep_702_says(tmp_path: Path) -> 
     diagnostics = json.loads(checked.stdout)["generalDiagnostics"]
     assert [(d["rule"], d["range"]["start"]["line"] + 1, d["message"]) for d in diagnostics] == [
         ("reportDeprecated", 5, 'The method "get" in class "Pets" is deprecated'),
-        # with_raw_response's method keeps the mark: its wrapper takes the method's ParamSpec, and pyright follows it.
-        ("reportDeprecated", 9, 'The function "" is deprecated'),
+        # with_raw_response's method has the mark of its own (its overloads, for if_none_match=, are written out).
+        ("reportDeprecated", 9, 'The method "get" in class "PetsWithRawResponse" is deprecated'),
         ("reportDeprecated", 14, 'The method "get" in class "AsyncPets" is deprecated'),
     ], diagnostics

@@ -73,12 +73,15 @@ async def test_places_orders_walks_them_with_a_status_filter_and_reads_the_inven
     ship_date = datetime(2026, 12, 1, 9, 30, 0, 250_000, tzinfo=timezone(timedelta(hours=2)))
     async with connect() as petstore:
         before = await call(petstore.store.inventory())
-        pet = await call(petstore.pets.create(name="Ordered", category_id=1, status="sold"))
+        # An order needs an available pet, which it holds: each is for a pet of its own.
+        pets = [await call(petstore.pets.create(name=f"Ordered {n}", category_id=1)) for n in range(6)]
         placed = [
-            await call(petstore.store.orders.create(pet_id=pet.id, quantity=n + 1, ship_date=ship_date)) for n in range(5)
+            await call(petstore.store.orders.create(pet_id=pet.id, quantity=n + 1, ship_date=ship_date)) for n, pet in enumerate(pets[:5])
         ]
         assert all(isinstance(order, Order) for order in placed)
-        assert [(o.pet_id, o.quantity, o.status, o.complete) for o in placed] == [(pet.id, n + 1, "placed", False) for n in range(5)]
+        assert [(o.pet_id, o.quantity, o.status, o.complete) for o in placed] == [
+            (pet.id, n + 1, "placed", False) for n, pet in enumerate(pets[:5])
+        ]
         assert placed[0].ship_date == ship_date and placed[0].ship_date.utcoffset() == timedelta(0)
 
         walked = await collect(petstore.store.orders.list(status="placed", limit=2))
@@ -86,7 +89,7 @@ async def test_places_orders_walks_them_with_a_status_filter_and_reads_the_inven
         assert placed == [order for order in walked if order.id in {p.id for p in placed}]
         assert await call(petstore.store.orders.get(placed[0].id)) == placed[0]
 
-        delivered = await call(petstore.store.orders.create(pet_id=pet.id, quantity=1, status="delivered", complete=True))
+        delivered = await call(petstore.store.orders.create(pet_id=pets[5].id, quantity=1, status="delivered", complete=True))
         assert (delivered.status, delivered.complete, delivered.ship_date) == ("delivered", True, None)
         assert delivered not in await collect(petstore.store.orders.list(status="placed", limit=100))
 

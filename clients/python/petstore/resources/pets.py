@@ -1,21 +1,33 @@
 # mypy 1.0 knows no PEP 702 (petstore/_deprecation.py): its ignores below, which later ones would call unused.
 # mypy: warn-unused-ignores=False
-"""The animals of the store. Reading needs a key with `pets:read`, adding one with `pets:write`.
+"""The animals of the store. Reading needs a key with `pets:read`, adding, changing and deleting one `pets:write`.
 
 Every method also takes the call's own `timeout=`, `max_retries=` and `extra_headers=`, over the
-client's; `with_raw_response` has each method answering the whole answer (RawResponse).
+client's; `with_raw_response` has each method answering the whole answer (RawResponse). A pet
+answered carries its ETag as `_etag`: `if_match=` holds a change to it, `if_none_match=` a read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
+from typing import overload
 from urllib.parse import quote
 
 from .._deprecation import deprecated, warn_deprecated
-from .._models import NewPet, Pet, PetStatus
-from .._pagination import AsyncPager, Pager, list_async_pages, list_pages
-from .._raw_response import async_raw, async_raw_first_page, raw, raw_first_page
-from .._transport import ApiRequest, AsyncTransport, CallOptions, SyncTransport, Timeout, new_idempotency_key
+from .._models import NewPet, Pet, PetPatch, PetStatus
+from .._not_modified import NotModified
+from .._pagination import (
+    AsyncPage,
+    AsyncPager,
+    Page,
+    Pager,
+    async_first_page_if_changed,
+    first_page_if_changed,
+    list_async_pages,
+    list_pages,
+)
+from .._raw_response import async_raw, async_raw_of, raw, raw_of
+from .._transport import MERGE_PATCH, ApiRequest, AsyncTransport, CallOptions, RawResponse, SyncTransport, Timeout, new_idempotency_key
 
 _GET_DEPRECATED = (
     "getPet is deprecated and removed on 5 December 2030 (its Sunset header says so): "
@@ -23,14 +35,39 @@ _GET_DEPRECATED = (
 )
 
 
+def _path(pet_id: int) -> str:
+    return f"/pets/{quote(str(pet_id), safe='')}"
+
+
 def _create(name: str, category_id: int, status: PetStatus | None, idempotency_key: str | None) -> ApiRequest[Pet]:
     body = NewPet(name=name, category_id=category_id, status=status).to_wire()
     return ApiRequest("POST", "/pets", Pet.from_wire, body=body, idempotency_key=idempotency_key or new_idempotency_key())
 
 
-def _get(pet_id: int) -> ApiRequest[Pet]:
+def _get(pet_id: int, if_none_match: str | None) -> ApiRequest[Pet | NotModified]:
     warn_deprecated(_GET_DEPRECATED)
-    return ApiRequest("GET", f"/pets/{quote(str(pet_id), safe='')}", Pet.from_wire)
+    return ApiRequest("GET", _path(pet_id), Pet.from_wire, if_none_match=if_none_match)
+
+
+def _update(
+    pet_id: int,
+    name: str | None,
+    category_id: int | None,
+    status: PetStatus | None,
+    if_match: str | None,
+    idempotency_key: str | None,
+) -> ApiRequest[Pet]:
+    body = PetPatch(name=name, category_id=category_id, status=status).to_wire()
+    key = idempotency_key or new_idempotency_key()
+    return ApiRequest("PATCH", _path(pet_id), Pet.from_wire, body=body, content_type=MERGE_PATCH, idempotency_key=key, if_match=if_match)
+
+
+def _delete(pet_id: int, if_match: str | None) -> ApiRequest[None]:
+    return ApiRequest("DELETE", _path(pet_id), lambda _wire: None, if_match=if_match)
+
+
+def _query(status: PetStatus | None, limit: int | None) -> dict[str, str | int | None]:
+    return {"status": status, "limit": limit}
 
 
 class Pets:
@@ -38,18 +75,48 @@ class Pets:
         self._transport = transport
         self.with_raw_response = PetsWithRawResponse(self)
 
+    @overload
     def list(
         self,
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
+        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
-    ) -> Pager[Pet]:
-        """Every pet, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page."""
+    ) -> Pager[Pet]: ...
+
+    @overload
+    def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Page[Pet] | NotModified: ...
+
+    def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Pager[Pet] | Page[Pet] | NotModified:
+        """Every pet, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+
+        With `if_none_match=` (a page's `_etag`): the first page at once, or NOT_MODIFIED while it is as it was.
+        """
         options = CallOptions(timeout, max_retries, extra_headers)
-        return list_pages(self._transport, "/pets", {"status": status, "limit": limit}, Pet.from_wire, options)
+        if if_none_match is None:
+            return list_pages(self._transport, "/pets", _query(status, limit), Pet.from_wire, options)
+        return first_page_if_changed(self._transport, "/pets", _query(status, limit), Pet.from_wire, options, if_none_match)
 
     def create(
         self,
@@ -66,27 +133,168 @@ class Pets:
         options = CallOptions(timeout, max_retries, extra_headers)
         return self._transport.send(_create(name, category_id, status, idempotency_key), options).data
 
+    @overload
+    def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Pet: ...
+
+    @overload
+    def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Pet | NotModified: ...
+
     @deprecated(_GET_DEPRECATED, category=None)  # type: ignore[misc]
     def get(
         self,
         pet_id: int,
         *,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Pet | NotModified:
+        """One pet by its id; with `if_none_match=` (its `_etag`), NOT_MODIFIED while it is current.
+
+        Deprecated: getPet is removed on 5 December 2030; list with a status filter instead.
+        """
+        options = CallOptions(timeout, max_retries, extra_headers)
+        return self._transport.send(_get(pet_id, if_none_match), options).data
+
+    def update(
+        self,
+        pet_id: int,
+        *,
+        name: str | None = None,
+        category_id: int | None = None,
+        status: PetStatus | None = None,
+        if_match: str | None = None,
+        idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """One pet by its id. Deprecated: getPet is removed on 5 December 2030; list with a status filter instead."""
-        options = CallOptions(timeout, max_retries, extra_headers)
-        return self._transport.send(_get(pet_id), options).data
+        """Changes the fields given (a JSON Merge Patch: those left None stay as they are); answers the pet as changed.
+
+        Status moves: available to pending or sold, pending to available or sold; sold is final
+        (ConflictError, INVALID_TRANSITION); a pet an open order holds moves only with that order
+        (PET_HAS_OPEN_ORDER). With `if_match=` (its `_etag`), only the pet you saw is changed, else
+        PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
+        """
+        request = _update(pet_id, name, category_id, status, if_match, idempotency_key)
+        return self._transport.send(request, CallOptions(timeout, max_retries, extra_headers)).data
+
+    def delete(
+        self,
+        pet_id: int,
+        *,
+        if_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> None:
+        """Deletes a pet no order names (ConflictError, PET_HAS_ORDERS, otherwise); afterwards it is not found.
+
+        With `if_match=`, only the pet you saw is deleted. A deletion whose answer was lost is
+        retried, and finds the pet already gone: NotFoundError.
+        """
+        self._transport.send(_delete(pet_id, if_match), CallOptions(timeout, max_retries, extra_headers))
 
 
 class PetsWithRawResponse:
     """`pets.with_raw_response`: Pets' methods answering the whole answer, a listing its first page's."""
 
     def __init__(self, pets: Pets) -> None:
-        self.list = raw_first_page(pets.list)
+        self._transport = pets._transport
         self.create = raw(pets.create)
-        self.get = raw(pets.get)
+        self.update = raw(pets.update)
+        self.delete = raw(pets.delete)
+
+    @overload
+    def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Page[Pet]]: ...
+
+    @overload
+    def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Page[Pet] | NotModified]: ...
+
+    def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Page[Pet]] | RawResponse[Page[Pet] | NotModified]:
+        transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
+        if if_none_match is None:
+            return raw_of(lambda: list_pages(transport, "/pets", query, Pet.from_wire, options).first_page())
+        tag = if_none_match
+        return raw_of(lambda: first_page_if_changed(transport, "/pets", query, Pet.from_wire, options, tag))
+
+    @overload
+    def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Pet]: ...
+
+    @overload
+    def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Pet | NotModified]: ...
+
+    @deprecated(_GET_DEPRECATED, category=None)  # type: ignore[misc]
+    def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Pet] | RawResponse[Pet | NotModified]:
+        """One pet's whole answer. Deprecated: getPet is removed on 5 December 2030; list with a status filter instead."""
+        return self._transport.send(_get(pet_id, if_none_match), CallOptions(timeout, max_retries, extra_headers))
 
 
 class AsyncPets:
@@ -94,18 +302,48 @@ class AsyncPets:
         self._transport = transport
         self.with_raw_response = AsyncPetsWithRawResponse(self)
 
+    @overload
     def list(
         self,
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
+        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
-    ) -> AsyncPager[Pet]:
-        """Every pet, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page."""
+    ) -> AsyncPager[Pet]: ...
+
+    @overload
+    def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Awaitable[AsyncPage[Pet] | NotModified]: ...
+
+    def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> AsyncPager[Pet] | Awaitable[AsyncPage[Pet] | NotModified]:
+        """Every pet, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+
+        With `if_none_match=` (a page's `_etag`), awaited: the first page, or NOT_MODIFIED while it is as it was.
+        """
         options = CallOptions(timeout, max_retries, extra_headers)
-        return list_async_pages(self._transport, "/pets", {"status": status, "limit": limit}, Pet.from_wire, options)
+        if if_none_match is None:
+            return list_async_pages(self._transport, "/pets", _query(status, limit), Pet.from_wire, options)
+        return async_first_page_if_changed(self._transport, "/pets", _query(status, limit), Pet.from_wire, options, if_none_match)
 
     async def create(
         self,
@@ -122,24 +360,165 @@ class AsyncPets:
         options = CallOptions(timeout, max_retries, extra_headers)
         return (await self._transport.send(_create(name, category_id, status, idempotency_key), options)).data
 
+    @overload
+    async def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Pet: ...
+
+    @overload
+    async def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Pet | NotModified: ...
+
     @deprecated(_GET_DEPRECATED, category=None)  # type: ignore[misc]
     async def get(
         self,
         pet_id: int,
         *,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Pet | NotModified:
+        """One pet by its id; with `if_none_match=` (its `_etag`), NOT_MODIFIED while it is current.
+
+        Deprecated: getPet is removed on 5 December 2030; list with a status filter instead.
+        """
+        options = CallOptions(timeout, max_retries, extra_headers)
+        return (await self._transport.send(_get(pet_id, if_none_match), options)).data
+
+    async def update(
+        self,
+        pet_id: int,
+        *,
+        name: str | None = None,
+        category_id: int | None = None,
+        status: PetStatus | None = None,
+        if_match: str | None = None,
+        idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """One pet by its id. Deprecated: getPet is removed on 5 December 2030; list with a status filter instead."""
-        options = CallOptions(timeout, max_retries, extra_headers)
-        return (await self._transport.send(_get(pet_id), options)).data
+        """Changes the fields given (a JSON Merge Patch: those left None stay as they are); answers the pet as changed.
+
+        Status moves: available to pending or sold, pending to available or sold; sold is final
+        (ConflictError, INVALID_TRANSITION); a pet an open order holds moves only with that order
+        (PET_HAS_OPEN_ORDER). With `if_match=` (its `_etag`), only the pet you saw is changed, else
+        PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
+        """
+        request = _update(pet_id, name, category_id, status, if_match, idempotency_key)
+        return (await self._transport.send(request, CallOptions(timeout, max_retries, extra_headers))).data
+
+    async def delete(
+        self,
+        pet_id: int,
+        *,
+        if_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> None:
+        """Deletes a pet no order names (ConflictError, PET_HAS_ORDERS, otherwise); afterwards it is not found.
+
+        With `if_match=`, only the pet you saw is deleted. A deletion whose answer was lost is
+        retried, and finds the pet already gone: NotFoundError.
+        """
+        await self._transport.send(_delete(pet_id, if_match), CallOptions(timeout, max_retries, extra_headers))
 
 
 class AsyncPetsWithRawResponse:
     """`pets.with_raw_response`: AsyncPets' methods answering the whole answer, a listing its first page's."""
 
     def __init__(self, pets: AsyncPets) -> None:
-        self.list = async_raw_first_page(pets.list)
+        self._transport = pets._transport
         self.create = async_raw(pets.create)
-        self.get = async_raw(pets.get)
+        self.update = async_raw(pets.update)
+        self.delete = async_raw(pets.delete)
+
+    @overload
+    async def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[AsyncPage[Pet]]: ...
+
+    @overload
+    async def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[AsyncPage[Pet] | NotModified]: ...
+
+    async def list(
+        self,
+        *,
+        status: PetStatus | None = None,
+        limit: int | None = None,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[AsyncPage[Pet]] | RawResponse[AsyncPage[Pet] | NotModified]:
+        transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
+        if if_none_match is None:
+            return await async_raw_of(lambda: list_async_pages(transport, "/pets", query, Pet.from_wire, options).first_page())
+        tag = if_none_match
+        return await async_raw_of(lambda: async_first_page_if_changed(transport, "/pets", query, Pet.from_wire, options, tag))
+
+    @overload
+    async def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Pet]: ...
+
+    @overload
+    async def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: str,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Pet | NotModified]: ...
+
+    @deprecated(_GET_DEPRECATED, category=None)  # type: ignore[misc]
+    async def get(
+        self,
+        pet_id: int,
+        *,
+        if_none_match: str | None = None,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[Pet] | RawResponse[Pet | NotModified]:
+        """One pet's whole answer. Deprecated: getPet is removed on 5 December 2030; list with a status filter instead."""
+        return await self._transport.send(_get(pet_id, if_none_match), CallOptions(timeout, max_retries, extra_headers))

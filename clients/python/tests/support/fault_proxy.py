@@ -73,7 +73,7 @@ class FaultProxy:
             def do_GET(self) -> None:
                 proxy._handle(self)
 
-            do_POST = do_DELETE = do_GET
+            do_POST = do_PATCH = do_DELETE = do_GET
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # the test's output is no place for an access log
