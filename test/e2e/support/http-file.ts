@@ -17,9 +17,10 @@ interface Answer {
  * Runs a .http file's requests in order, as VS Code's REST Client (`rest-client`) or a JetBrains
  * IDE's HTTP Client (`jetbrains`) would, for what our files use of them: `@name = value`
  * variables (those in `overrides` as the user would have set them), `{{$guid}}` / `{{$uuid}}`, and
- * what carries a value to a later request: `# @name` with `{{name.response.body.$.field}}`
- * (REST Client), or a response handler `> {% client.global.set(…) %}` (JetBrains). A variable it
- * cannot fill is an error, as the tools would send it unfilled.
+ * what carries a value to a later request: `# @name` with `{{name.response.body.$.field}}` and
+ * `{{name.response.headers.Name}}` (REST Client), or a response handler `> {% client.global.set(…) %}`
+ * reading `response.body` and `response.headers.valueOf(name)` (JetBrains). A variable it cannot
+ * fill is an error, as the tools would send it unfilled.
  */
 export async function runHttpFile(
   text: string,
@@ -36,11 +37,14 @@ export async function runHttpFile(
   const fill = (raw: string) =>
     raw.replace(/\{\{\s*([^}]+?)\s*\}\}/g, (_, reference: string) => {
       if (reference === (dialect === 'rest-client' ? '$guid' : '$uuid')) return randomUUID();
-      const pointer = /^(\w+)\.response\.body\.\$\.(\w+)$/.exec(reference);
+      const pointer = /^(\w+)\.response\.(body\.\$|headers)\.([\w-]+)$/.exec(reference);
       if (pointer && dialect === 'rest-client') {
         const answer = named.get(pointer[1]);
         if (!answer) throw new Error(`{{${reference}}}: no request named ${pointer[1]} ran before`);
-        return String((answer.body as Record<string, unknown>)[pointer[2]]);
+        if (pointer[2] === 'body.$') return String((answer.body as Record<string, unknown>)[pointer[3]]);
+        const header = answer.headers.get(pointer[3]);
+        if (header === null) throw new Error(`{{${reference}}}: the answer to ${pointer[1]} has no ${pointer[3]} header`);
+        return header;
       }
       const value = variables.get(reference);
       if (value === undefined) throw new Error(`{{${reference}}} is no variable the ${dialect} file sets`);
