@@ -34,10 +34,17 @@ async function readmePerCallProgram(): Promise<string> {
   return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Per call, the whole answer, the log')))![1];
 }
 
+/** The SDK README's program of the lifecycle: changes held to an ETag, and what did not change. */
+async function readmeLifecycleProgram(): Promise<string> {
+  const readme = await readFile('clients/typescript/README.md', 'utf8');
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Changes held to what you saw')))![1];
+}
+
 /** Compiled under --strict against the installed package: `@ts-expect-error` fails the build where no error is. */
 const ERROR_NARROWING = `
 import {
-  ConnectionError, NotFoundError, PetStoreError, RateLimitError, ServiceUnavailableError, TimeoutError, type ErrorCode,
+  ConflictError, ConnectionError, NOT_MODIFIED, NotFoundError, PetStore, PetStoreError, PreconditionFailedError, RateLimitError,
+  ServiceUnavailableError, TimeoutError, type ErrorCode, type NotModified, type Order, type Page, type Pet,
 } from '@petstore/client';
 
 export function narrow(error: unknown): void {
@@ -70,6 +77,17 @@ export function narrow(error: unknown): void {
     const status: undefined = error.status;
     console.log(status);
   }
+  if (error instanceof ConflictError) {
+    const code: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_TRANSITION' | 'PET_NOT_AVAILABLE' | 'PET_HAS_OPEN_ORDER' | 'PET_HAS_ORDERS' | undefined =
+      error.code;
+    console.log(code);
+  }
+  if (error instanceof PreconditionFailedError) {
+    const status: 412 = error.status;
+    const code: 'PRECONDITION_FAILED' | undefined = error.code;
+    const current: string | undefined = error.currentEtag;
+    console.log(status, code, current);
+  }
   if (error instanceof PetStoreError) {
     // The base class keeps the wide types.
     const status: number | undefined = error.status;
@@ -78,6 +96,22 @@ export function narrow(error: unknown): void {
     const notFound: 404 = error.status;
     console.log(status, code, notFound);
   }
+}
+
+/** NOT_MODIFIED is in a result's type only when ifNoneMatch was given. */
+export async function conditional(petstore: PetStore, held: Order): Promise<void> {
+  const order = await petstore.store.orders.get(held.id);
+  const plain: Order = order;
+  const etag: string | undefined = order._etag;
+  const maybe = await petstore.store.orders.get(held.id, { ifNoneMatch: etag });
+  // @ts-expect-error NOT_MODIFIED may be answered
+  const notNarrowed: Order = maybe;
+  if (maybe !== NOT_MODIFIED) console.log(maybe.status, notNarrowed, plain);
+  const pet: Pet | NotModified = await petstore.pets.list({}, { ifNoneMatch: etag }).then((page) => (page === NOT_MODIFIED ? page : page.data[0]));
+  const page: Page<Pet> = await petstore.pets.list({ limit: 1 });
+  // @ts-expect-error a conditional listing answers one page, not every pet
+  for await (const each of petstore.pets.list({}, { ifNoneMatch: page._etag })) console.log(each);
+  console.log(pet, page);
 }
 `;
 
@@ -202,6 +236,29 @@ describe('the TypeScript SDK package', () => {
 
     const again = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
     expect(again.stdout.split('\n')[1]).toBe(`201 http://127.0.0.1:${port}/v1/pets/${id} replayed: true`);
+  }, 60_000);
+
+  it('runs the SDK README’s program of the lifecycle, as written: changes held to an ETag, NOT_MODIFIED, the final moves refused', async () => {
+    const folder = join(project, 'lifecycle');
+    await mkdir(folder);
+    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
+    await writeFile(join(folder, 'index.ts'), await readmeLifecycleProgram());
+    await compileIn(project, folder);
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    const { stdout } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    expect(stdout.split('\n')).toEqual([
+      expect.stringMatching(/^order \d+ is approved$/),
+      'PRECONDITION_FAILED: it changed; current ETag known',
+      'not modified',
+      'no pending pet changed',
+      'cancelled true',
+      'INVALID_TRANSITION',
+      'PET_HAS_ORDERS',
+      'Rex II available',
+      'Tom deleted',
+      '',
+    ]);
   }, 60_000);
 
   it('is required by a CommonJS project: its CommonJS build and types, compiled under node16 resolution and run', async () => {
