@@ -22,3 +22,13 @@ NOT_MODIFIED: Final = NotModifiedType.NOT_MODIFIED
 
 NotModified = Literal[NotModifiedType.NOT_MODIFIED]
 """The type of NOT_MODIFIED, for annotations: `Order | NotModified`."""
+
+
+class Omitted(enum.Enum):
+    """A keyword left out, told apart from one given as None: `list(if_none_match=page._etag)` asks
+    for the first page alone even when the page had no ETag (a proxy dropped it)."""
+
+    OMITTED = "OMITTED"
+
+
+OMITTED: Final = Omitted.OMITTED

@@ -126,10 +126,10 @@ def list_pages(transport: SyncTransport, path: str, query: Query, parse_item: Ca
 
 
 def first_page_if_changed(
-    transport: SyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions, if_none_match: str
+    transport: SyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions, if_none_match: str | None
 ) -> Page[T] | NotModified:
-    """The first page of `path`, asked for with `If-None-Match: if_none_match`: NOT_MODIFIED while that page is as it was,
-    else the page as it is now, whose next pages are asked for without condition."""
+    """The first page of `path`, asked for with `If-None-Match: if_none_match` (when not None): NOT_MODIFIED while that
+    page is as it was, else the page as it is now, whose next pages are asked for without condition."""
     return _page_or_not_modified(transport, path, query, parse_item, options, if_none_match)
 
 
@@ -165,10 +165,15 @@ def list_async_pages(
 
 
 async def async_first_page_if_changed(
-    transport: AsyncTransport, path: str, query: Query, parse_item: Callable[[Any], T], options: CallOptions, if_none_match: str
+    transport: AsyncTransport,
+    path: str,
+    query: Query,
+    parse_item: Callable[[Any], T],
+    options: CallOptions,
+    if_none_match: str | None,
 ) -> AsyncPage[T] | NotModified:
-    """The first page of `path`, asked for with `If-None-Match: if_none_match`: NOT_MODIFIED while that page is as it was,
-    else the page as it is now, whose next pages are asked for without condition."""
+    """The first page of `path`, asked for with `If-None-Match: if_none_match` (when not None): NOT_MODIFIED while that
+    page is as it was, else the page as it is now, whose next pages are asked for without condition."""
     return await _async_page_or_not_modified(transport, path, query, parse_item, options, if_none_match)
 
 

@@ -21,7 +21,7 @@ from support.service import Service
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PROGRAMS = re.findall(r"```python\n(.*?)```", (PACKAGE / "README.md").read_text(encoding="utf-8"), re.DOTALL)
-EXAMPLE, ASYNC_EXAMPLE, PER_CALL, RECEIVER = PROGRAMS
+EXAMPLE, ASYNC_EXAMPLE, PER_CALL, LIFECYCLE, RECEIVER = PROGRAMS
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +94,23 @@ def test_runs_the_readme_s_program_of_per_call_options_whole_answers_and_the_log
     assert again.stdout.splitlines()[1] == f"201 {service.base_url}/pets/{created.group(1)} replayed: true"
 
 
+def test_runs_the_readme_s_program_of_the_lifecycle_as_written(installed: Path, service: Service, tmp_path: Path) -> None:
+    done = run(installed, LIFECYCLE, service, tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"order \d+ is approved", lines[0]), done.stdout
+    assert lines[1:] == [
+        "PRECONDITION_FAILED: it changed; current ETag known",
+        "not modified",
+        "no pending pet changed",
+        "cancelled True",
+        "INVALID_TRANSITION",
+        "PET_HAS_ORDERS",
+        "Rex II available",
+        "Tom deleted",
+    ]
+
+
 def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path, service: Service, tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -116,7 +133,7 @@ def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path,
 
 
 def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path) -> None:
-    for name, program in zip(("example.py", "example_async.py", "per_call.py", "receiver.py"), PROGRAMS):
+    for name, program in zip(("example.py", "example_async.py", "per_call.py", "lifecycle.py", "receiver.py"), PROGRAMS):
         (tmp_path / name).write_text(program, encoding="utf-8")
     checked = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "petstore", *sorted(map(str, tmp_path.glob("*.py")))],
@@ -126,7 +143,7 @@ def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path
         timeout=300,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "Success: no issues found in 23 source files" in checked.stdout
+    assert "Success: no issues found in 24 source files" in checked.stdout
 
 
 def _wait_for_port(port: int, timeout: float = 10) -> None:

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from .._deprecation import deprecated, warn_deprecated
 from .._models import NewPet, Pet, PetPatch, PetStatus
-from .._not_modified import NotModified
+from .._not_modified import OMITTED, NotModified, Omitted
 from .._pagination import (
     AsyncPage,
     AsyncPager,
@@ -81,7 +81,6 @@ class Pets:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -93,7 +92,7 @@ class Pets:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -104,7 +103,7 @@ class Pets:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -114,7 +113,7 @@ class Pets:
         With `if_none_match=` (a page's `_etag`): the first page at once, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return list_pages(self._transport, "/pets", _query(status, limit), Pet.from_wire, options)
         return first_page_if_changed(self._transport, "/pets", _query(status, limit), Pet.from_wire, options, if_none_match)
 
@@ -138,7 +137,6 @@ class Pets:
         self,
         pet_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -149,7 +147,7 @@ class Pets:
         self,
         pet_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -227,7 +225,6 @@ class PetsWithRawResponse:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -239,7 +236,7 @@ class PetsWithRawResponse:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -250,13 +247,13 @@ class PetsWithRawResponse:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[Page[Pet]] | RawResponse[Page[Pet] | NotModified]:
         transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return raw_of(lambda: list_pages(transport, "/pets", query, Pet.from_wire, options).first_page())
         tag = if_none_match
         return raw_of(lambda: first_page_if_changed(transport, "/pets", query, Pet.from_wire, options, tag))
@@ -266,7 +263,6 @@ class PetsWithRawResponse:
         self,
         pet_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -277,7 +273,7 @@ class PetsWithRawResponse:
         self,
         pet_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -308,7 +304,6 @@ class AsyncPets:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -320,7 +315,7 @@ class AsyncPets:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -331,7 +326,7 @@ class AsyncPets:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -341,7 +336,7 @@ class AsyncPets:
         With `if_none_match=` (a page's `_etag`), awaited: the first page, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return list_async_pages(self._transport, "/pets", _query(status, limit), Pet.from_wire, options)
         return async_first_page_if_changed(self._transport, "/pets", _query(status, limit), Pet.from_wire, options, if_none_match)
 
@@ -365,7 +360,6 @@ class AsyncPets:
         self,
         pet_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -376,7 +370,7 @@ class AsyncPets:
         self,
         pet_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -454,7 +448,6 @@ class AsyncPetsWithRawResponse:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -466,7 +459,7 @@ class AsyncPetsWithRawResponse:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -477,13 +470,13 @@ class AsyncPetsWithRawResponse:
         *,
         status: PetStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[AsyncPage[Pet]] | RawResponse[AsyncPage[Pet] | NotModified]:
         transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return await async_raw_of(lambda: list_async_pages(transport, "/pets", query, Pet.from_wire, options).first_page())
         tag = if_none_match
         return await async_raw_of(lambda: async_first_page_if_changed(transport, "/pets", query, Pet.from_wire, options, tag))
@@ -493,7 +486,6 @@ class AsyncPetsWithRawResponse:
         self,
         pet_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -504,7 +496,7 @@ class AsyncPetsWithRawResponse:
         self,
         pet_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,

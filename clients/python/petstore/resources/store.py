@@ -15,7 +15,7 @@ from typing import overload
 from urllib.parse import quote
 
 from .._models import Inventory, NewOrder, Order, OrderPatch, OrderStatus
-from .._not_modified import NotModified
+from .._not_modified import OMITTED, NotModified, Omitted
 from .._pagination import (
     AsyncPage,
     AsyncPager,
@@ -84,7 +84,6 @@ class Orders:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -96,7 +95,7 @@ class Orders:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -107,7 +106,7 @@ class Orders:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -117,7 +116,7 @@ class Orders:
         With `if_none_match=` (a page's `_etag`), the first page at once, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return list_pages(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options)
         return first_page_if_changed(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options, if_none_match)
 
@@ -148,7 +147,6 @@ class Orders:
         self,
         order_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -159,7 +157,7 @@ class Orders:
         self,
         order_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -237,7 +235,6 @@ class OrdersWithRawResponse:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -249,7 +246,7 @@ class OrdersWithRawResponse:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -260,13 +257,13 @@ class OrdersWithRawResponse:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[Page[Order]] | RawResponse[Page[Order] | NotModified]:
         transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return raw_of(lambda: list_pages(transport, "/store/orders", query, Order.from_wire, options).first_page())
         tag = if_none_match
         return raw_of(lambda: first_page_if_changed(transport, "/store/orders", query, Order.from_wire, options, tag))
@@ -276,7 +273,6 @@ class OrdersWithRawResponse:
         self,
         order_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -287,7 +283,7 @@ class OrdersWithRawResponse:
         self,
         order_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -316,7 +312,6 @@ class AsyncOrders:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -328,7 +323,7 @@ class AsyncOrders:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -339,7 +334,7 @@ class AsyncOrders:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -349,7 +344,7 @@ class AsyncOrders:
         With `if_none_match=` (a page's `_etag`), awaited, the first page at once, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return list_async_pages(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options)
         return async_first_page_if_changed(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options, if_none_match)
 
@@ -380,7 +375,6 @@ class AsyncOrders:
         self,
         order_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -391,7 +385,7 @@ class AsyncOrders:
         self,
         order_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -469,7 +463,6 @@ class AsyncOrdersWithRawResponse:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -481,7 +474,7 @@ class AsyncOrdersWithRawResponse:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -492,13 +485,13 @@ class AsyncOrdersWithRawResponse:
         *,
         status: OrderStatus | None = None,
         limit: int | None = None,
-        if_none_match: str | None = None,
+        if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[AsyncPage[Order]] | RawResponse[AsyncPage[Order] | NotModified]:
         transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
-        if if_none_match is None:
+        if isinstance(if_none_match, Omitted):
             return await async_raw_of(lambda: list_async_pages(transport, "/store/orders", query, Order.from_wire, options).first_page())
         tag = if_none_match
         return await async_raw_of(lambda: async_first_page_if_changed(transport, "/store/orders", query, Order.from_wire, options, tag))
@@ -508,7 +501,6 @@ class AsyncOrdersWithRawResponse:
         self,
         order_id: int,
         *,
-        if_none_match: None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -519,7 +511,7 @@ class AsyncOrdersWithRawResponse:
         self,
         order_id: int,
         *,
-        if_none_match: str,
+        if_none_match: str | None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
