@@ -117,7 +117,7 @@ export async function conditional(petstore: PetStore, held: Order): Promise<void
 
 /** A program of a CommonJS project (its package.json has no "type": "module"): TypeScript compiles its import to require(). */
 const COMMONJS_PROGRAM = `
-import { NotFoundError, PetStore } from '@petstore/client';
+import { NOT_MODIFIED, NotFoundError, PetStore } from '@petstore/client';
 
 async function main(): Promise<void> {
   const petstore = new PetStore();
@@ -128,6 +128,9 @@ async function main(): Promise<void> {
     if (!(error instanceof NotFoundError)) throw error;
     console.log(\`\${pet.name} \${error.code} from \${require.resolve('@petstore/client')}\`);
   }
+  // The ES modules, imported beside the CommonJS build, are other classes (and other types), but the same NOT_MODIFIED.
+  const esm: { NOT_MODIFIED: unknown; PetStore: unknown } = await import('@petstore/client');
+  console.log(\`one NOT_MODIFIED: \${esm.NOT_MODIFIED === NOT_MODIFIED && esm.PetStore !== PetStore}\`);
 }
 
 void main();
@@ -275,7 +278,9 @@ describe('the TypeScript SDK package', () => {
       cwd: folder,
       env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` },
     });
-    expect(stdout).toBe(`Required ORDER_NOT_FOUND from ${join(project, 'node_modules/@petstore/client/dist/cjs/index.js')}\n`);
+    expect(stdout).toBe(
+      `Required ORDER_NOT_FOUND from ${join(project, 'node_modules/@petstore/client/dist/cjs/index.js')}\none NOT_MODIFIED: true\n`,
+    );
   }, 60_000);
 
   it('marks the deprecated getPet for the editor: TypeScript’s language service strikes it through and says why', async () => {
