@@ -32,7 +32,8 @@ export function readEntityTags(field: string): IfMatch | undefined {
 export function readIfMatch(field: string | undefined): IfMatch | undefined {
   if (field === undefined) return undefined;
   const tags = readEntityTags(field);
-  if (tags === undefined) throw new ValidationFailedException('If-Match must be * or a list of entity tags as the ETag header gives them ("…").');
+  if (tags === undefined)
+    throw new ValidationFailedException('If-Match must be * or a list of entity tags as the ETag header gives them ("…").');
   return tags;
 }
 

@@ -330,7 +330,11 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
 
     it('ignores an If-None-Match that is no list of entity tags, as RFC 9110 lets a cache: the 200 follows', async () => {
       const response = await getPet(pet.id).set('If-None-Match', 'no-quotes');
-      expect({ status: response.status, etag: response.headers.etag, id: response.body.id }).toEqual({ status: 200, etag: tag, id: pet.id });
+      expect({ status: response.status, etag: response.headers.etag, id: response.body.id }).toEqual({
+        status: 200,
+        etag: tag,
+        id: pet.id,
+      });
     });
 
     it('tags every successful JSON answer, not only the documented reads', async () => {
