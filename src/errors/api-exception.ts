@@ -158,6 +158,13 @@ export class InvalidTransitionException extends ApiException {
   }
 }
 
+/** A change to a field of what is final (a delivered or cancelled order): its record is closed. */
+export class FinalStateException extends ApiException {
+  constructor(subject: string, status: string, field: string) {
+    super(HttpStatus.CONFLICT, 'INVALID_TRANSITION', `The ${subject} is ${status}, which is final: its ${field} changes no more.`);
+  }
+}
+
 /** `If-Match` named a representation that is no longer current (RFC 9110 §13.1.1): nothing changed; the current ETag is given. */
 export class PreconditionFailedException extends ApiException {
   constructor(subject: string, currentTag: string) {

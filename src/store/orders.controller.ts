@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedRead } from '../conditional/conditional.decorators.js';
 import type { IfMatch } from '../server/entity-tag.js';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
-import { JSON_BODY_ERRORS } from '../validation/json-body.guard.js';
+import { JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -93,10 +93,11 @@ export class OrdersController {
     description:
       'A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: ' +
       'placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and ' +
-      'cancelled are final; cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only ' +
+      'cancelled are final (their shipDate too); cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only ' +
       'to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`.',
   })
   @ApiParam(ORDER_ID_PARAMETER)
+  @ApiConsumes(...MERGE_PATCH_TYPES)
   @ApiBody({ type: OrderPatchDto, examples: { approve: { value: { status: 'approved' } }, deliver: { value: { status: 'delivered' } } } })
   @ApiOkResponse({ description: 'The order as moved.', type: OrderDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
   @ApiErrorResponses({
@@ -106,7 +107,9 @@ export class OrdersController {
     },
     ...JSON_BODY_ERRORS,
     ORDER_NOT_FOUND: 'No order has this id.',
-    INVALID_TRANSITION: 'The order cannot move there from where it stands; the message names the moves it can make.',
+    INVALID_TRANSITION:
+      'The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or ' +
+      'cancelled, which are final: its shipDate changes no more.',
   })
   @RequiresScope('store:write')
   update(

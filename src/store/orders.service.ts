@@ -13,7 +13,7 @@ import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
 import type { OrderPatchDto } from './dto/order-patch.dto.js';
 import { OrderDto } from './dto/order.dto.js';
-import { checkCancellable, checkOrderMove } from './order-moves.js';
+import { checkCancellable, checkOrderMove, checkOrderOpen } from './order-moves.js';
 import { OrderNotFoundException } from './order-not-found.exception.js';
 import type { OrderStatus } from './order-status.js';
 import { type OrderState, OrdersRepository, type StoredOrder } from './orders.repository.js';
@@ -79,13 +79,15 @@ export class OrdersService {
   /**
    * Applies a Merge Patch to the order as it stands (If-Match: only to the representation named):
    * placed to approved, approved to delivered, which sells the pet it holds and completes the
-   * order; shipDate as given. With its `order.updated` (and `pet.updated`) events, in one transaction.
+   * order; shipDate as given, while the order is open (a final one changes no more). With its
+   * `order.updated` (and `pet.updated`) events, in one transaction.
    */
   async update(id: number, patch: OrderPatchDto, ifMatch?: IfMatch, idempotency?: IdempotentRequest): Promise<OrderDto> {
     return this.change(id, ifMatch, idempotency, (order) => {
       const status = patch.status ?? order.status;
       checkOrderMove(id, order.status, status);
       const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
+      if (shipDate?.getTime() !== order.shipDate?.getTime()) checkOrderOpen(id, order.status, 'shipDate');
       return { ...order, status, shipDate, complete: order.complete || status === 'delivered' };
     });
   }

@@ -9,7 +9,8 @@ import { ORDER_STATUS_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js
   name: 'OrderPatch',
   description:
     'A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells ' +
-    'the animal and completes the order); its shipDate may be set. A field left out is unchanged; none may be null. ' +
+    'the animal and completes the order); its shipDate may be set while the order is open (delivered and cancelled ' +
+    'are final). A field left out is unchanged; none may be null. ' +
     'An order is cancelled with POST /store/orders/{orderId}/cancel.',
 })
 export class OrderPatchDto {
