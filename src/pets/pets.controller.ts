@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post
 import {
   ApiBearerAuth,
   ApiBody,
+  ApiConsumes,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -14,7 +15,7 @@ import type { IfMatch } from '../server/entity-tag.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { DeprecatedRoute } from '../docs/deprecated-route.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
-import { JSON_BODY_ERRORS } from '../validation/json-body.guard.js';
+import { JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -131,6 +132,7 @@ export class PetsController {
       '`previousAttributes`; a patch that changes nothing changes nothing.',
   })
   @ApiParam(PET_ID_PARAMETER)
+  @ApiConsumes(...MERGE_PATCH_TYPES)
   @ApiBody({ type: PetPatchDto, examples: { rename: { value: { name: 'Rex II' } }, sell: { value: { status: 'sold' } } } })
   @ApiOkResponse({ description: 'The animal as changed.', type: PetDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
   @ApiErrorResponses({

@@ -3,12 +3,12 @@ import { API_VERSION } from '../config/api-version.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 
 /** `previousAttributes` of an update event: the fields of `schema` that changed, as they were (null: it had none). */
-function changedFieldsOf(schema: string): SchemaObject {
+function changedFieldsOf(schema: string, example: Record<string, unknown>): SchemaObject {
   return {
     type: 'object',
     additionalProperties: true,
     description: `The fields of the ${schema} that changed, with their values before the change (Stripe's shape); null for a field it did not have.`,
-    example: { status: 'available' },
+    example,
   };
 }
 
@@ -24,7 +24,7 @@ const EVENT_SCHEMAS = [
     name: 'PetUpdatedEvent',
     type: 'pet.updated',
     object: { $ref: '#/components/schemas/Pet' },
-    previousAttributes: changedFieldsOf('Pet'),
+    previousAttributes: changedFieldsOf('Pet', { status: 'available' }),
     what: 'A pet changed, by updatePet or by an order that holds, sells or releases it: the Pet after the change.',
   },
   {
@@ -43,7 +43,7 @@ const EVENT_SCHEMAS = [
     name: 'OrderUpdatedEvent',
     type: 'order.updated',
     object: { $ref: '#/components/schemas/Order' },
-    previousAttributes: changedFieldsOf('Order'),
+    previousAttributes: changedFieldsOf('Order', { status: 'placed' }),
     what: 'An order moved, by updateOrder or cancelOrder: the Order after the move.',
   },
   {

@@ -329,8 +329,9 @@ class NewOrder(ApiModel):
 @dataclass(frozen=True, kw_only=True)
 class OrderPatch(ApiModel):
     """A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved
-    to delivered (which sells the animal and completes the order); its shipDate may be set. A
-    field left out is unchanged; none may be null. An order is cancelled with POST
+    to delivered (which sells the animal and completes the order); its shipDate may be set
+    while the order is open (delivered and cancelled are final). A field left out is
+    unchanged; none may be null. An order is cancelled with POST
     /store/orders/{orderId}/cancel.
     """
 

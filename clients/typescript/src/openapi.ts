@@ -100,7 +100,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order
-         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final; cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scope `store:write`.
+         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final (their shipDate too); cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scope `store:write`.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -491,7 +491,7 @@ export interface components {
             shipDate?: string;
             complete?: components["schemas"]["NewOrderComplete"];
         };
-        /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set. A field left out is unchanged; none may be null. An order is cancelled with POST /store/orders/{orderId}/cancel. */
+        /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set while the order is open (delivered and cancelled are final). A field left out is unchanged; none may be null. An order is cancelled with POST /store/orders/{orderId}/cancel. */
         OrderPatch: {
             /**
              * @description Where the order stands.
@@ -896,7 +896,7 @@ export interface components {
                 /**
                  * @description The fields of the Order that changed, with their values before the change (Stripe's shape); null for a field it did not have.
                  * @example {
-                 *       "status": "available"
+                 *       "status": "placed"
                  *     }
                  */
                 previousAttributes?: {
@@ -1582,6 +1582,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/merge-patch+json": components["schemas"]["PetPatch"];
                 "application/json": components["schemas"]["PetPatch"];
             };
         };
@@ -2246,6 +2247,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/merge-patch+json": components["schemas"]["OrderPatch"];
                 "application/json": components["schemas"]["OrderPatch"];
             };
         };
@@ -2321,7 +2323,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The order cannot move there from where it stands; the message names the moves it can make. (INVALID_TRANSITION)
+             * @description The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or cancelled, which are final: its shipDate changes no more. (INVALID_TRANSITION)
              *
              *     A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE)
              */
