@@ -22,7 +22,12 @@ export async function retryingWriteConflicts<T>(work: () => Promise<T>): Promise
       return await work();
     } catch (error) {
       if (!isWriteConflict(error) || attempt === ATTEMPTS) throw error;
-      await new Promise((pause) => setTimeout(pause, 5 + Math.random() * 20 * attempt));
+      await pauseAfterWriteConflict(attempt);
     }
   }
+}
+
+/** A short random pause after the `attempt`-th lost write conflict, longer each time, so that the racing writers part. */
+export function pauseAfterWriteConflict(attempt: number): Promise<void> {
+  return new Promise((pause) => setTimeout(pause, 5 + Math.random() * 20 * attempt));
 }

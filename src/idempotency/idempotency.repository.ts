@@ -4,7 +4,7 @@ import { JsonWithInsertedId } from '../database/json-with-inserted-id.js';
 import { type Row, Sql, type Written } from '../database/sql.js';
 import type { Statement } from '../database/statement.js';
 import { isUniqueViolation } from '../database/constraint-violations.js';
-import { retryingWriteConflicts } from '../database/write-conflicts.js';
+import { isWriteConflict, pauseAfterWriteConflict, retryingWriteConflicts } from '../database/write-conflicts.js';
 import { ANSWER_DEADLINE_MS } from '../server/edge.js';
 import { ChangeKeptRacingException, IdempotencyKeyInUseException, IdempotencyKeyReusedException } from './idempotency.exceptions.js';
 import type { IdempotencyRecord } from './idempotency-record.entity.js';
@@ -136,8 +136,8 @@ export class IdempotencyRepository {
    * was validated) and the answer stored for it (`status`) in the write's own transaction, so a retry
    * finds both or neither; a retry of a finished request gets the stored answer back and writes
    * nothing; a failure frees the key. When a row changed between the read and the write (a
-   * statement `toRowAsRead` changed nothing), all is rolled back and `decide` runs again on what is
-   * there now, up to DECISIONS times; it throws the client's own errors (412, 409…). Without a key
+   * statement `toRowAsRead` changed nothing), or the write lost a write conflict, all is rolled back
+   * and `decide` runs again on what is there now, up to DECISIONS times; it throws the client's own errors (412, 409…). Without a key
    * and without rows as read, the statements run as they are, in one round trip on MySQL. (On
    * SQLite a transaction holds only database statements, which better-sqlite3 runs synchronously,
    * so no other request's can interleave.)
@@ -167,14 +167,18 @@ export class IdempotencyRepository {
     status: number,
     decide: () => Promise<DecidedChange<T>>,
   ): Promise<T> {
-    for (let decision = 1; decision <= DECISIONS; decision++) {
+    for (let decision = 1; ; decision++) {
       try {
         return await this.write(claim, status, await decide());
       } catch (error) {
-        if (!(error instanceof RowChangedMeanwhile)) throw error;
+        // A write conflict (an InnoDB deadlock, a Galera certification failure) rolled it all back, like a
+        // row changed meanwhile: decided anew on what is there now, which may answer the client's own 409.
+        const conflict = isWriteConflict(error);
+        if (!conflict && !(error instanceof RowChangedMeanwhile)) throw error;
+        if (decision === DECISIONS) throw new ChangeKeptRacingException();
+        if (conflict) await pauseAfterWriteConflict(decision);
       }
     }
-    throw new ChangeKeptRacingException();
   }
 
   /**
@@ -195,8 +199,7 @@ export class IdempotencyRepository {
             if (completion && written[all.indexOf(completion)].affectedRows !== 1) throw new IdempotencyKeyInUseException(1);
           }
         : undefined;
-    // A transaction that lost a write conflict (a Galera cluster's certification failure) was rolled back whole: run again.
-    const [first] = await retryingWriteConflicts(() => this.sql.write(all, check));
+    const [first] = await this.sql.write(all, check);
     return idFromInsert ? { ...answer, id: first.insertId } : answer;
   }
 

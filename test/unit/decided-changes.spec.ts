@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Sql, Written } from '../../src/database/sql.js';
+import type { Statement } from '../../src/database/statement.js';
+import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
+
+/** An InnoDB deadlock or a Galera certification failure, as mysql2 reports it: the transaction was rolled back whole. */
+const conflict = () =>
+  Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK' });
+
+/** The database's side of a change: each write answers the next of `outcomes` (an error is thrown). */
+function database(outcomes: (Error | 'applied')[]): { sql: Sql; written: Statement[][] } {
+  const written: Statement[][] = [];
+  const sql = {
+    dialect: { jsonWithInsertedId: '?' },
+    write: async (statements: readonly Statement[]): Promise<Written[]> => {
+      written.push([...statements]);
+      const outcome = outcomes.shift();
+      if (outcome instanceof Error) throw outcome;
+      return statements.map(() => ({ affectedRows: 1, insertId: 0 }));
+    },
+  } as unknown as Sql;
+  return { sql, written };
+}
+
+describe('a decided change that loses a write conflict', () => {
+  it('is decided anew on what is there now, not run again as it was decided (which answered 503 on the cluster)', async () => {
+    const { sql, written } = database([conflict(), 'applied']);
+    const pet = { status: 'available' };
+    const decisions: string[] = [];
+    const changed = await new IdempotencyRepository(sql).changeOnce(undefined, 200, async () => {
+      decisions.push(pet.status);
+      const statement = { sql: `UPDATE pets SET status = 'pending' WHERE status = '${pet.status}'`, parameters: [] };
+      // What the winner of the conflict did meanwhile: the next decision reads it.
+      pet.status = 'pending';
+      return { answer: { decided: decisions.length }, statements: [statement] };
+    });
+    expect(changed).toEqual({ decided: 2 });
+    expect(decisions).toEqual(['available', 'pending']);
+    expect(written.map(([statement]) => statement.sql)).toEqual([
+      "UPDATE pets SET status = 'pending' WHERE status = 'available'",
+      "UPDATE pets SET status = 'pending' WHERE status = 'pending'",
+    ]);
+  });
+
+  it("answers the client's own error when the new decision refuses the change, writing nothing more", async () => {
+    const { sql, written } = database([conflict()]);
+    let decisions = 0;
+    const refused = new Error('409 PET_NOT_AVAILABLE');
+    await expect(
+      new IdempotencyRepository(sql).changeOnce(undefined, 201, async () => {
+        if (++decisions > 1) throw refused;
+        return { answer: {}, statements: [{ sql: 'INSERT INTO orders …', parameters: [] }] };
+      }),
+    ).rejects.toBe(refused);
+    expect({ decisions, writes: written.length }).toEqual({ decisions: 2, writes: 1 });
+  });
+
+  it('is answered 503 SERVICE_UNAVAILABLE, "retry", after five conflicts in a row; any other error at once', async () => {
+    const { sql, written } = database(Array.from({ length: 5 }, conflict));
+    const decide = async () => ({ answer: {}, statements: [{ sql: 'INSERT INTO orders …', parameters: [] }] });
+    await expect(new IdempotencyRepository(sql).changeOnce(undefined, 201, decide)).rejects.toMatchObject({ status: 503 });
+    expect(written).toHaveLength(5);
+
+    const other = database([Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' })]);
+    await expect(new IdempotencyRepository(other.sql).changeOnce(undefined, 201, decide)).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
+    expect(other.written).toHaveLength(1);
+  });
+});
