@@ -45,7 +45,8 @@
  * costs what it costs in production.
  *
  * BENCH_SECONDS (10 per run), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_LOAD (wrk | autocannon); BENCH_NODE_FLAGS
- * (the service's node flags instead of start:prod's; `none` for V8's defaults).
+ * (the service's node flags instead of start:prod's; `none` for V8's defaults); BENCH_OPERATIONS (a comma-separated
+ * list of the operations to load, e.g. `getPet,createPet`; all by default).
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -74,6 +75,9 @@ const floorRatioTarget = (operation: string) => (operation.startsWith('createPet
 /** Operations measured and reported, with no target of their own (issue 46: a PATCH reads, writes and records its event). */
 const MEASURED_ONLY = new Set(['updatePet']);
 const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
+
+/** BENCH_OPERATIONS: the operations to load (all when unset), to repeat an A/B of one or two of them. */
+const OPERATIONS = process.env.BENCH_OPERATIONS?.split(',').map((name) => name.trim());
 
 /** bench/expected.json: the ratios to the floor that --check holds the service to. */
 const EXPECTED_FILE = 'bench/expected.json';
@@ -154,7 +158,7 @@ async function main(): Promise<void> {
     await ready(`http://127.0.0.1:${floorPort}/v1/pets`, floorProcess);
 
     targets.splice(1, 0, { name: 'floor', base: `http://127.0.0.1:${floorPort}`, process: floorProcess });
-    const scenarios: Scenario[] = [
+    const allScenarios: Scenario[] = [
       { name: 'listPets', method: 'GET', path: '/v1/pets?limit=20' },
       { name: 'listPets status=sold', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
       {
@@ -167,6 +171,8 @@ async function main(): Promise<void> {
       // A rename: the pet read, changed to the version read, and its pet.updated event recorded.
       { name: 'updatePet', method: 'PATCH', path: '/v1/pets/', randomId: true, body: JSON.stringify({ name: 'Renamed' }) },
     ];
+    const scenarios = OPERATIONS ? allScenarios.filter(({ name }) => OPERATIONS.includes(name)) : allScenarios;
+    if (scenarios.length === 0) throw new Error(`BENCH_OPERATIONS names none of ${allScenarios.map(({ name }) => name).join(', ')}`);
 
     process.stderr.write(
       `bench: ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}; ` +
