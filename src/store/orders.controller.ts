@@ -107,9 +107,12 @@ export class OrdersController {
     },
     ...JSON_BODY_ERRORS,
     ORDER_NOT_FOUND: 'No order has this id.',
-    INVALID_TRANSITION:
-      'The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or ' +
-      'cancelled, which are final: its shipDate changes no more.',
+    INVALID_TRANSITION: {
+      reason:
+        'The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or ' +
+        'cancelled, which are final: its shipDate changes no more.',
+      example: 'The order 7 cannot move from placed to delivered: from placed it moves to approved.',
+    },
   })
   @RequiresScope('store:write')
   update(
@@ -143,7 +146,10 @@ export class OrdersController {
     // It takes no body, but one sent is read as any JSON body is.
     ...JSON_BODY_ERRORS,
     ORDER_NOT_FOUND: 'No order has this id.',
-    INVALID_TRANSITION: 'The order is delivered or cancelled already.',
+    INVALID_TRANSITION: {
+      reason: 'The order is delivered or cancelled already.',
+      example: 'The order 7 cannot move from delivered to cancelled: delivered is final: it moves no more.',
+    },
   })
   @RequiresScope('store:write')
   cancel(
