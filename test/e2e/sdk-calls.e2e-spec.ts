@@ -6,7 +6,6 @@ import {
   type Fetch,
   type Logger,
   PetStore,
-  PetStoreError,
   type PetStoreOptions,
   RateLimitError,
   ServiceUnavailableError,
@@ -15,16 +14,7 @@ import {
 import { type Fault, type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 import { startApp, TEST_API_KEY, useApp } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
-
-/** What a call threw. */
-async function failure(call: Promise<unknown>): Promise<PetStoreError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof PetStoreError)) throw new Error(`expected a PetStoreError, got ${String(error)}`);
-  return error;
-}
+import { failure } from './support/sdk-failure.js';
 
 /** A logger that keeps each line, as `level message`. */
 function capturingLogger(): { logger: Logger; lines: string[] } {

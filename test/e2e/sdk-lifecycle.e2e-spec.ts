@@ -6,7 +6,6 @@ import {
   NOT_MODIFIED,
   NotFoundError,
   PetStore,
-  PetStoreError,
   type PetStoreOptions,
   PreconditionFailedError,
   webhooks,
@@ -16,16 +15,7 @@ import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 import { TEST_API_KEY, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
-
-/** What a call threw. */
-async function failure(call: Promise<unknown>): Promise<PetStoreError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof PetStoreError)) throw new Error(`expected a PetStoreError, got ${String(error)}`);
-  return error;
-}
+import { failure } from './support/sdk-failure.js';
 
 const ETAG = /^"[\w-]+"$/;
 

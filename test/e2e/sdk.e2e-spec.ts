@@ -9,7 +9,6 @@ import {
   NotFoundError,
   PermissionDeniedError,
   PetStore,
-  PetStoreError,
   RateLimitError,
   ServiceUnavailableError,
   TimeoutError,
@@ -20,16 +19,7 @@ import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 import { freePort } from './support/free-port.js';
 import { startApp, TEST_API_KEY, useApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS } from './support/test-database.js';
-
-/** Where an error was thrown, as the class and what it carried. */
-async function failure(call: Promise<unknown>): Promise<PetStoreError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof PetStoreError)) throw new Error(`expected a PetStoreError, got ${String(error)}`);
-  return error;
-}
+import { failure } from './support/sdk-failure.js';
 
 const SERVICE_ERROR = { code: 'INTERNAL_ERROR', message: 'Broken on purpose.', status: 500 };
 
