@@ -5,15 +5,15 @@ import { InsufficientScopeException } from './api-key.exceptions.js';
 import { REQUIRED_SCOPE, type Scope } from './scopes.js';
 
 /**
- * Least privilege: a keyed route runs only for a key that holds the scope the route declares with
+ * Least privilege: a keyed route runs only for a key that holds every scope the route declares with
  * @RequiresScope (403 INSUFFICIENT_SCOPE otherwise). Runs after ApiKeyGuard and RateLimitGuard
  * (AppModule's request pipeline), so a refused request is counted like any other, and before the
  * body is read. Default-deny: a keyed route that declares no scope is a programming error, and a 500.
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {
-  /** The scope each handler requires, read from its metadata once. */
-  private readonly required = new WeakMap<object, Scope | undefined>();
+  /** The scopes each handler requires, read from its metadata once. */
+  private readonly required = new WeakMap<object, readonly Scope[] | undefined>();
 
   constructor(private readonly reflector: Reflector) {}
 
@@ -21,15 +21,15 @@ export class ScopeGuard implements CanActivate {
     const [{ apiKey }] = context.getArgs<[Request]>();
     // A public route (null) needs no key, so no scope.
     if (!apiKey) return true;
-    const scope = this.requiredScope(context);
-    if (scope === undefined) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no @RequiresScope`);
-    if (!apiKey.scopes.has(scope)) throw new InsufficientScopeException(scope);
+    const scopes = this.requiredScopes(context);
+    if (scopes === undefined) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no @RequiresScope`);
+    for (const scope of scopes) if (!apiKey.scopes.has(scope)) throw new InsufficientScopeException(scopes, apiKey.scopes);
     return true;
   }
 
-  private requiredScope(context: ExecutionContext): Scope | undefined {
+  private requiredScopes(context: ExecutionContext): readonly Scope[] | undefined {
     const handler = context.getHandler();
-    if (!this.required.has(handler)) this.required.set(handler, this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, handler));
+    if (!this.required.has(handler)) this.required.set(handler, this.reflector.get<readonly Scope[] | undefined>(REQUIRED_SCOPE, handler));
     return this.required.get(handler);
   }
 }

@@ -4,8 +4,8 @@ import { ApiExtension } from '@nestjs/swagger';
 /**
  * What an API key may do: read the animals, add them, read the orders and the inventory, place
  * orders, see and manage webhook endpoints and events. A write scope does not imply its read scope:
- * a checkout backend may place orders it cannot list. A key holds any set of them; one made without
- * a choice holds all of them.
+ * a checkout backend may place orders it cannot list (but a change of an existing resource needs
+ * both, as its answer shows it). A key holds any set of them; one made without a choice holds all.
  */
 export const SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write', 'webhooks:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -18,12 +18,18 @@ export function isScope(value: string): value is Scope {
 }
 
 /**
- * The scope an operation needs, checked by ScopeGuard once the key is authenticated and before
- * anything is validated, read or written, and stated in the document (`x-required-scopes`, and a
- * sentence of the operation's description).
+ * The scopes an operation needs, all of them, checked by ScopeGuard once the key is authenticated
+ * and before anything is validated, read or written, and stated in the document (`x-required-scopes`,
+ * and a sentence of the operation's description). A change of an existing resource names its read
+ * scope as well as its write scope: its answer shows the resource (`changesExisting`).
  */
-export function RequiresScope(scope: Scope): MethodDecorator {
-  return applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiExtension('x-required-scopes', [scope]));
+export function RequiresScope(...scopes: [Scope, ...Scope[]]): MethodDecorator {
+  return applyDecorators(SetMetadata(REQUIRED_SCOPE, scopes), ApiExtension('x-required-scopes', scopes));
+}
+
+/** The scopes of a change of an existing resource of `area` (PATCH, DELETE, cancel): its write scope and its read scope. */
+export function changesExisting(area: 'pets' | 'store' | 'webhooks'): [Scope, Scope] {
+  return [`${area}:read`, `${area}:write`];
 }
 
 /** Scopes as stored: space-separated, in SCOPES order (the form of OAuth's `scope`). */

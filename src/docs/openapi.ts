@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
-import { InsufficientScopeException } from '../auth/api-key.exceptions.js';
+import { insufficientScopeMessage } from '../auth/api-key.exceptions.js';
 import type { Scope } from '../auth/scopes.js';
 import { API_VERSION } from '../config/api-version.js';
 import { type AppConfig, DEFAULT_RATE_LIMIT_PER_MINUTE } from '../config/app-config.js';
@@ -48,8 +48,9 @@ export function buildOpenApiDocument(
     .setTitle('Pet Store')
     .setDescription(
       'List, add, change and read the animals of the pet store, and order them. Every operation needs an API key sent as ' +
-        "`Authorization: Bearer <API_KEY>` that holds the operation's scope (`pets:read`, `pets:write`, " +
-        '`store:read` or `store:write`, named in its description and `x-required-scopes`). Errors are always an `Error` object. The API is for calls from ' +
+        "`Authorization: Bearer <API_KEY>` that holds the operation's scopes (`pets:read`, `pets:write`, " +
+        '`store:read`, `store:write`, `webhooks:read` or `webhooks:write`, named in its description and `x-required-scopes`); ' +
+        'a change of an existing resource needs its read scope as well as its write scope. Errors are always an `Error` object. The API is for calls from ' +
         'servers: a key is a secret that must never sit in a web page, so browsers are granted no origin ' +
         '(no CORS; a preflight is answered 401 `API_KEY_MISSING`, saying so). Query parameters are strict in value and ' +
         'form (a known one sent as an array or object, `status[]=sold`, is a 400 naming it) and tolerant in name: an ' +
@@ -167,19 +168,22 @@ function documentHeadersOfEveryResponse(document: OpenAPIObject): void {
 }
 
 /**
- * Each operation's description ends by naming the scope its `x-required-scopes` lists, and its 403
- * example names that scope.
+ * Each operation's description ends by naming the scopes its `x-required-scopes` lists, and its 403
+ * example names them.
  */
 function describeRequiredScopes(document: OpenAPIObject): void {
   for (const operation of operationsOf(document)) {
-    const [scope] = (operation as { 'x-required-scopes'?: string[] })['x-required-scopes'] ?? [];
-    if (scope === undefined) continue;
-    const needs = `Needs an API key with the scope \`${scope}\`.`;
+    const scopes = ((operation as { 'x-required-scopes'?: Scope[] })['x-required-scopes'] ?? []) as Scope[];
+    if (scopes.length === 0) continue;
+    const named = scopes.map((scope) => `\`${scope}\``);
+    const needs =
+      named.length === 1
+        ? `Needs an API key with the scope ${named[0]}.`
+        : `Needs an API key with the scopes ${named.slice(0, -1).join(', ')} and ${named.at(-1)}: a change shows what it changes.`;
     operation.description = operation.description ? `${operation.description} ${needs}` : needs;
     const forbidden = operation.responses['403'];
     const example = forbidden && 'content' in forbidden ? forbidden.content?.['application/json']?.examples?.INSUFFICIENT_SCOPE : undefined;
-    if (example && 'value' in example)
-      example.value = { ...example.value, message: new InsufficientScopeException(scope as Scope).message };
+    if (example && 'value' in example) example.value = { ...example.value, message: insufficientScopeMessage(scopes) };
   }
 }
 

@@ -68,5 +68,10 @@ export function sendApiError(response: Response, error: ApiException): void {
     .status(error.status)
     .set(error.headers)
     .type('application/json')
-    .send(JSON.stringify(error.toBody(response.req.requestId)));
+    .send(JSON.stringify(error.toBody(response.req.requestId, scopesOf(response.req))));
+}
+
+/** The scopes of the key the request was admitted with (auth/ sets `apiKey`); none before authentication. */
+function scopesOf(request: Request): ReadonlySet<string> | undefined {
+  return (request as { apiKey?: { scopes: ReadonlySet<string> } | null }).apiKey?.scopes;
 }

@@ -54,15 +54,32 @@ export class ApiException extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** When the message tells of another resource: what a key that may not read it is told instead. */
+    readonly discretion?: Discretion,
   ) {
     super(message);
     this.name = new.target.name;
   }
 
-  /** The body to answer with: `{code, message, status, requestId}`. */
-  toBody(requestId: string): ErrorBody {
-    return { code: this.code, message: this.message, status: this.status, requestId };
+  /** The message for a caller that holds `scopes` (none known: the discreet one, when there is one). */
+  messageFor(scopes: ReadonlySet<string> | undefined): string {
+    return this.discretion && !scopes?.has(this.discretion.scope) ? this.discretion.message : this.message;
   }
+
+  /** The body to answer with, `{code, message, status, requestId}`, for a caller that holds `scopes`. */
+  toBody(requestId: string, scopes?: ReadonlySet<string>): ErrorBody {
+    return { code: this.code, message: this.messageFor(scopes), status: this.status, requestId };
+  }
+}
+
+/**
+ * A refusal whose reason lies in another resource (the pet an order asks for, the order holding a
+ * pet) says it only to a key that may read that resource (`scope`); any other key is told `message`,
+ * that the request cannot proceed, and nothing of the other resource's state.
+ */
+export interface Discretion {
+  readonly scope: string;
+  readonly message: string;
 }
 
 export class ValidationFailedException extends ApiException {

@@ -25,7 +25,7 @@ import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetPatchDto } from './dto/pet-patch.dto.js';
 import { PetDto } from './dto/pet.dto.js';
 import { PetsService } from './pets.service.js';
-import { RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/scopes.js';
 
 const PET_ID_PARAMETER = { name: 'petId', schema: ID_SCHEMA, description: 'The identifier of the animal.', example: 1 };
 
@@ -142,7 +142,7 @@ export class PetsController {
     INVALID_TRANSITION: 'The status cannot move there from where it stands; the message names the moves it can make.',
     PET_HAS_OPEN_ORDER: 'An open order holds the animal: its status moves with that order.',
   })
-  @RequiresScope('pets:write')
+  @RequiresScope(...changesExisting('pets'))
   update(
     @Param('petId', new ParseIdPipe('petId')) petId: number,
     @Body() patch: PetPatchDto,
@@ -172,7 +172,7 @@ export class PetsController {
     PET_NOT_FOUND: 'No animal has this id, or it was removed already.',
     PET_HAS_ORDERS: 'Orders name the animal: it is kept.',
   })
-  @RequiresScope('pets:write')
+  @RequiresScope(...changesExisting('pets'))
   async delete(@Param('petId', new ParseIdPipe('petId')) petId: number, @IfMatchHeader() ifMatch?: IfMatch): Promise<void> {
     await this.pets.delete(petId, ifMatch);
   }

@@ -15,7 +15,7 @@ import { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderPatchDto } from './dto/order-patch.dto.js';
 import { OrderDto } from './dto/order.dto.js';
 import { OrdersService } from './orders.service.js';
-import { RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/scopes.js';
 
 const ORDER_ID_PARAMETER = { name: 'orderId', schema: ID_SCHEMA, description: 'The identifier of the order.', example: 1 };
 
@@ -114,7 +114,7 @@ export class OrdersController {
       example: 'The order 7 cannot move from placed to delivered: from placed it moves to approved.',
     },
   })
-  @RequiresScope('store:write')
+  @RequiresScope(...changesExisting('store'))
   update(
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
     @Body() patch: OrderPatchDto,
@@ -151,7 +151,7 @@ export class OrdersController {
       example: 'The order 7 cannot move from delivered to cancelled: delivered is final: it moves no more.',
     },
   })
-  @RequiresScope('store:write')
+  @RequiresScope(...changesExisting('store'))
   cancel(
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
     @IfMatchHeader() ifMatch?: IfMatch,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/scopes.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { JSON_BODY_ERRORS, JsonBodyGuard } from '../validation/json-body.guard.js';
@@ -67,7 +67,7 @@ export class EventsController {
     ...JSON_BODY_ERRORS,
     VALIDATION_FAILED: { reason: 'endpointId is not a string.', example: 'endpointId must be a string' },
   })
-  @RequiresScope('webhooks:write')
+  @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(EVENT_ID_PARAMETER)
   async redeliver(@Param('eventId') id: string, @Body() { endpointId }: RedeliverDto): Promise<QueuedDto> {
     return { queued: await this.webhooks.redeliver(id, endpointId) };

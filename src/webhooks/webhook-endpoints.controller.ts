@@ -9,7 +9,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/scopes.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -89,7 +89,7 @@ export class WebhookEndpointsController {
   })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
-  @RequiresScope('webhooks:write')
+  @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   async delete(@Param('endpointId') id: string): Promise<void> {
     await this.webhooks.deleteEndpoint(id);
@@ -104,7 +104,7 @@ export class WebhookEndpointsController {
   })
   @ApiOkResponse({ description: 'The endpoint, disabled.', type: WebhookEndpointDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
-  @RequiresScope('webhooks:write')
+  @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   disable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
     return this.webhooks.setEnabled(id, false);
@@ -119,7 +119,7 @@ export class WebhookEndpointsController {
   })
   @ApiOkResponse({ description: 'The endpoint, enabled.', type: WebhookEndpointDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
-  @RequiresScope('webhooks:write')
+  @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   enable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
     return this.webhooks.setEnabled(id, true);
@@ -135,7 +135,7 @@ export class WebhookEndpointsController {
   })
   @ApiOkResponse({ description: 'The new secret, shown this once.', type: RotatedSecretDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
-  @RequiresScope('webhooks:write')
+  @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   rotateSecret(@Param('endpointId') id: string): Promise<RotatedSecretDto> {
     return this.webhooks.rotateSecret(id);
@@ -150,7 +150,7 @@ export class WebhookEndpointsController {
   })
   @ApiAcceptedResponse({ description: 'The test event, queued.', type: EventDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
-  @RequiresScope('webhooks:write')
+  @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   test(@Param('endpointId') id: string): Promise<EventDto> {
     return this.webhooks.sendTest(id);
@@ -170,7 +170,7 @@ export class WebhookEndpointsController {
     ...JSON_BODY_ERRORS,
     VALIDATION_FAILED: { reason: 'since is not a date-time.', example: 'since must be a date-time such as 2026-11-24T00:00:00Z' },
   })
-  @RequiresScope('webhooks:write')
+  @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   async recover(@Param('endpointId') id: string, @Body() { since }: RecoverDto): Promise<QueuedDto> {
     return { queued: await this.webhooks.recover(id, new Date(since)) };

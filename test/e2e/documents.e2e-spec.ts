@@ -9,38 +9,44 @@ import { DATABASE_KINDS } from './support/test-database.js';
 type Json = Record<string, any>;
 
 const OPERATIONS = [
-  ['/pets', 'get', 'listPets', ['200', '304', '400', '401', '403', '429', '500', '503'], 'pets:read'],
-  ['/pets', 'post', 'createPet', ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'], 'pets:write'],
-  ['/pets/{petId}', 'get', 'getPet', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], 'pets:read'],
+  ['/pets', 'get', 'listPets', ['200', '304', '400', '401', '403', '429', '500', '503'], ['pets:read']],
+  ['/pets', 'post', 'createPet', ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'], ['pets:write']],
+  ['/pets/{petId}', 'get', 'getPet', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], ['pets:read']],
   [
     '/pets/{petId}',
     'patch',
     'updatePet',
     ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
-    'pets:write',
+    ['pets:read', 'pets:write'],
   ],
-  ['/pets/{petId}', 'delete', 'deletePet', ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503'], 'pets:write'],
+  [
+    '/pets/{petId}',
+    'delete',
+    'deletePet',
+    ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503'],
+    ['pets:read', 'pets:write'],
+  ],
 ] as const;
 
 const STORE_OPERATIONS = [
-  ['/store/orders', 'get', 'listOrders', ['200', '304', '400', '401', '403', '429', '500', '503'], 'store:read'],
-  ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'], 'store:write'],
-  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], 'store:read'],
+  ['/store/orders', 'get', 'listOrders', ['200', '304', '400', '401', '403', '429', '500', '503'], ['store:read']],
+  ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'], ['store:write']],
+  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], ['store:read']],
   [
     '/store/orders/{orderId}',
     'patch',
     'updateOrder',
     ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
-    'store:write',
+    ['store:read', 'store:write'],
   ],
   [
     '/store/orders/{orderId}/cancel',
     'post',
     'cancelOrder',
     ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
-    'store:write',
+    ['store:read', 'store:write'],
   ],
-  ['/store/inventory', 'get', 'getInventory', ['200', '401', '403', '429', '500', '503'], 'store:read'],
+  ['/store/inventory', 'get', 'getInventory', ['200', '401', '403', '429', '500', '503'], ['store:read']],
 ] as const;
 
 const WEBHOOK_OPERATIONS = [
@@ -49,62 +55,72 @@ const WEBHOOK_OPERATIONS = [
     'post',
     'createWebhookEndpoint',
     ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:write'],
   ],
-  ['/webhook-endpoints', 'get', 'listWebhookEndpoints', ['200', '400', '401', '403', '429', '500', '503'], 'webhooks:read'],
-  ['/webhook-endpoints/{endpointId}', 'get', 'getWebhookEndpoint', ['200', '401', '403', '404', '429', '500', '503'], 'webhooks:read'],
+  ['/webhook-endpoints', 'get', 'listWebhookEndpoints', ['200', '400', '401', '403', '429', '500', '503'], ['webhooks:read']],
+  ['/webhook-endpoints/{endpointId}', 'get', 'getWebhookEndpoint', ['200', '401', '403', '404', '429', '500', '503'], ['webhooks:read']],
   [
     '/webhook-endpoints/{endpointId}',
     'delete',
     'deleteWebhookEndpoint',
     ['204', '401', '403', '404', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:read', 'webhooks:write'],
   ],
   [
     '/webhook-endpoints/{endpointId}/disable',
     'post',
     'disableWebhookEndpoint',
     ['200', '401', '403', '404', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:read', 'webhooks:write'],
   ],
   [
     '/webhook-endpoints/{endpointId}/enable',
     'post',
     'enableWebhookEndpoint',
     ['200', '401', '403', '404', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:read', 'webhooks:write'],
   ],
   [
     '/webhook-endpoints/{endpointId}/rotate-secret',
     'post',
     'rotateWebhookSecret',
     ['200', '401', '403', '404', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:read', 'webhooks:write'],
   ],
   [
     '/webhook-endpoints/{endpointId}/test',
     'post',
     'testWebhookEndpoint',
     ['202', '401', '403', '404', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:read', 'webhooks:write'],
   ],
   [
     '/webhook-endpoints/{endpointId}/recover',
     'post',
     'recoverWebhookEndpoint',
     ['202', '400', '401', '403', '404', '413', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:read', 'webhooks:write'],
   ],
-  ['/events', 'get', 'listEvents', ['200', '400', '401', '403', '429', '500', '503'], 'webhooks:read'],
-  ['/events/{eventId}', 'get', 'getEvent', ['200', '401', '403', '404', '429', '500', '503'], 'webhooks:read'],
+  ['/events', 'get', 'listEvents', ['200', '400', '401', '403', '429', '500', '503'], ['webhooks:read']],
+  ['/events/{eventId}', 'get', 'getEvent', ['200', '401', '403', '404', '429', '500', '503'], ['webhooks:read']],
   [
     '/events/{eventId}/redeliver',
     'post',
     'redeliverEvent',
     ['202', '400', '401', '403', '404', '413', '429', '500', '503'],
-    'webhooks:write',
+    ['webhooks:read', 'webhooks:write'],
   ],
 ] as const;
+
+/** The sentence that ends an operation's description: the scopes it needs (a change of an existing resource: its read scope too). */
+function neededScopes(scopes: readonly string[]): RegExp {
+  const named = scopes.map((scope) => `\`${scope}\``);
+  const sentence =
+    named.length === 1
+      ? `Needs an API key with the scope ${named[0]}.`
+      : `Needs an API key with the scopes ${named.join(' and ')}: a change shows what it changes.`;
+  return new RegExp(`${sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
 
 const ALL_OPERATIONS = [...OPERATIONS, ...STORE_OPERATIONS, ...WEBHOOK_OPERATIONS].map(([path, method]) => [path, method] as const);
 
@@ -298,16 +314,16 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it.each([...OPERATIONS, ...WEBHOOK_OPERATIONS])(
     'documents %s %s as %s with every response it gives',
-    (path, method, operationId, statuses, scope) => {
+    (path, method, operationId, statuses, scopes) => {
       const operation = document.paths[path][method];
       expect(operation.operationId).toBe(operationId);
       expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
-      expect(operation['x-required-scopes']).toEqual([scope]);
-      expect(operation.description).toMatch(new RegExp(`Needs an API key with the scope \`${scope}\`\\.$`));
+      expect(operation['x-required-scopes']).toEqual([...scopes]);
+      expect(operation.description).toMatch(neededScopes(scopes));
       const forbidden = operation.responses['403'];
       expect(forbidden.content['application/json'].examples.INSUFFICIENT_SCOPE.value).toEqual({
         code: 'INSUFFICIENT_SCOPE',
-        message: `This API key does not hold the scope ${scope}, which this operation needs.`,
+        message: `This API key does not hold ${scopes.length === 1 ? 'the scope' : 'the scopes'} ${scopes.join(' and ')}, which this operation needs.`,
         status: 403,
       });
       expect(forbidden.headers['WWW-Authenticate']).toBeDefined();
@@ -420,14 +436,14 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it.each(STORE_OPERATIONS)(
     'documents %s %s as %s, experimental, with every response it gives',
-    (path, method, operationId, statuses, scope) => {
+    (path, method, operationId, statuses, scopes) => {
       const operation = document.paths[path][method];
       expect(operation.operationId).toBe(operationId);
       expect(operation['x-stability']).toBe('experimental');
       expect(operation.description).toMatch(/^Experimental: the shape of this operation may change/);
       expect(Object.keys(operation.responses).sort()).toEqual([...statuses]);
-      expect(operation['x-required-scopes']).toEqual([scope]);
-      expect(operation.description).toMatch(new RegExp(`Needs an API key with the scope \`${scope}\`\\.$`));
+      expect(operation['x-required-scopes']).toEqual([...scopes]);
+      expect(operation.description).toMatch(neededScopes(scopes));
       expect(operation.security).toEqual([{ bearer: [] }]);
     },
   );

@@ -15,36 +15,43 @@ interface Fresh {
   order(): Promise<number>;
 }
 
-/** Each operation, the request that calls it, and the scope it needs. */
+/** Each operation, the request that calls it, and the scopes it needs (a change of an existing resource: its read scope too). */
 const OPERATIONS = [
-  { operation: 'listPets', scope: 'pets:read', call: (http: request.Agent) => http.get('/v1/pets') },
-  { operation: 'getPet', scope: 'pets:read', call: (http: request.Agent) => http.get('/v1/pets/1') },
-  { operation: 'createPet', scope: 'pets:write', call: (http: request.Agent) => http.post('/v1/pets').send(NEW_PET) },
-  { operation: 'updatePet', scope: 'pets:write', call: (http: request.Agent) => http.patch('/v1/pets/1').send({ name: 'Renamed' }) },
+  { operation: 'listPets', scopes: ['pets:read'], call: (http: request.Agent) => http.get('/v1/pets') },
+  { operation: 'getPet', scopes: ['pets:read'], call: (http: request.Agent) => http.get('/v1/pets/1') },
+  { operation: 'createPet', scopes: ['pets:write'], call: (http: request.Agent) => http.post('/v1/pets').send(NEW_PET) },
+  {
+    operation: 'updatePet',
+    scopes: ['pets:read', 'pets:write'],
+    call: (http: request.Agent) => http.patch('/v1/pets/1').send({ name: 'Renamed' }),
+  },
   {
     operation: 'deletePet',
-    scope: 'pets:write',
+    scopes: ['pets:read', 'pets:write'],
     call: async (http: request.Agent, fresh: Fresh) => http.delete(`/v1/pets/${await fresh.pet()}`),
   },
-  { operation: 'listOrders', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/orders') },
-  { operation: 'getOrder', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/orders/1') },
-  { operation: 'getInventory', scope: 'store:read', call: (http: request.Agent) => http.get('/v1/store/inventory') },
+  { operation: 'listOrders', scopes: ['store:read'], call: (http: request.Agent) => http.get('/v1/store/orders') },
+  { operation: 'getOrder', scopes: ['store:read'], call: (http: request.Agent) => http.get('/v1/store/orders/1') },
+  { operation: 'getInventory', scopes: ['store:read'], call: (http: request.Agent) => http.get('/v1/store/inventory') },
   {
     operation: 'placeOrder',
-    scope: 'store:write',
+    scopes: ['store:write'],
     call: async (http: request.Agent, fresh: Fresh) => http.post('/v1/store/orders').send({ petId: await fresh.pet(), quantity: 1 }),
   },
   {
     operation: 'updateOrder',
-    scope: 'store:write',
+    scopes: ['store:read', 'store:write'],
     call: (http: request.Agent) => http.patch('/v1/store/orders/1').send({ shipDate: '2027-01-01T00:00:00Z' }),
   },
   {
     operation: 'cancelOrder',
-    scope: 'store:write',
+    scopes: ['store:read', 'store:write'],
     call: async (http: request.Agent, fresh: Fresh) => http.post(`/v1/store/orders/${await fresh.order()}/cancel`),
   },
 ] as const;
+
+/** The keys the tests make: one per single scope, and the pairs a change of an existing resource needs. */
+const KEY_SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write', 'pets:read,pets:write', 'store:read,store:write'] as const;
 
 describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
   let database: TestDatabase;
@@ -74,8 +81,7 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
     // A pet and an order to read.
     expect((await http(TEST_API_KEY).post('/v1/pets').send(NEW_PET)).status).toBe(201);
     expect((await http(TEST_API_KEY).post('/v1/store/orders').send({ petId: 1, quantity: 1 })).status).toBe(201);
-    for (const scope of ['pets:read', 'pets:write', 'store:read', 'store:write'])
-      keys[scope] = await createKey(`only ${scope}`, '--scopes', scope);
+    for (const scopes of KEY_SCOPES) keys[scopes] = await createKey(`only ${scopes}`, '--scopes', scopes);
     keys.all = await createKey('everything');
   });
   afterAll(async () => {
@@ -83,16 +89,59 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
     await database?.drop();
   });
 
-  it.each(OPERATIONS)('lets $operation run with exactly the scope $scope', async ({ scope, call }) => {
+  it.each(OPERATIONS)('lets $operation run with exactly the scopes $scopes', async ({ scopes, call }) => {
     for (const [holds, key] of Object.entries(keys)) {
+      const held: readonly string[] = holds === 'all' ? scopes : holds.split(',');
       const response = await call(http(key), fresh);
-      if (holds === scope || holds === 'all') expect(response.status).toBeLessThan(300);
+      const missing = (scopes as readonly string[]).filter((scope) => !held.includes(scope));
+      if (missing.length === 0) expect(response.status).toBeLessThan(300);
       else {
         expectError(response, 403, 'INSUFFICIENT_SCOPE');
-        expect(response.body.message).toBe(`This API key does not hold the scope ${scope}, which this operation needs.`);
-        expect(response.headers['www-authenticate']).toBe(`Bearer realm="petstore", error="insufficient_scope", scope="${scope}"`);
+        const named = missing.length === 1 ? `the scope ${missing[0]}` : `the scopes ${missing.join(' and ')}`;
+        expect(response.body.message).toBe(`This API key does not hold ${named}, which this operation needs.`);
+        expect(response.headers['www-authenticate']).toBe(
+          `Bearer realm="petstore", error="insufficient_scope", scope="${scopes.join(' ')}"`,
+        );
       }
     }
+  });
+
+  it('reads nothing through a write scope: a change of an existing pet or order needs its read scope (1.4.0 answered it whole)', async () => {
+    for (const [key, path] of [
+      [keys['pets:write'], '/v1/pets/1'],
+      [keys['store:write'], '/v1/store/orders/1'],
+    ]) {
+      const patched = await http(key).patch(path).send({});
+      expectError(patched, 403, 'INSUFFICIENT_SCOPE');
+      expect(JSON.stringify(patched.body)).not.toMatch(/categoryId|petId|quantity/);
+    }
+    expectError(await http(keys['pets:write']).delete('/v1/pets/1'), 403, 'INSUFFICIENT_SCOPE');
+    expectError(await http(keys['store:write']).post('/v1/store/orders/1/cancel'), 403, 'INSUFFICIENT_SCOPE');
+    expect((await http(TEST_API_KEY).get('/v1/pets/1')).status).toBe(200);
+  });
+
+  it("tells a key that cannot read the other resource only that its request cannot proceed, never that resource's state", async () => {
+    const sold = await fresh.pet();
+    await http(TEST_API_KEY).patch(`/v1/pets/${sold}`).send({ status: 'sold' }).expect(200);
+    const held = await fresh.pet();
+    const order = (await http(TEST_API_KEY).post('/v1/store/orders').send({ petId: held, quantity: 1 }).expect(201)).body.id;
+
+    // An order for a sold pet: a store:write key that cannot read pets learns no status.
+    const blind = await http(keys['store:write']).post('/v1/store/orders').send({ petId: sold, quantity: 1 });
+    expectError(blind, 409, 'PET_NOT_AVAILABLE');
+    expect(blind.body.message).toBe(`Pet ${sold} cannot be ordered.`);
+    const seeing = await http(keys.all).post('/v1/store/orders').send({ petId: sold, quantity: 1 });
+    expect(seeing.body.message).toBe(`Pet ${sold} is sold, not available: it cannot be ordered.`);
+
+    // A direct move of a held pet, a delete of an ordered one: a pets key that cannot read orders learns no order.
+    const move = await http(keys['pets:read,pets:write']).patch(`/v1/pets/${held}`).send({ status: 'sold' });
+    expectError(move, 409, 'PET_HAS_OPEN_ORDER');
+    expect(move.body.message).toBe(`The status of pet ${held} cannot change now.`);
+    expect((await http(keys.all).patch(`/v1/pets/${held}`).send({ status: 'sold' })).body.message).toMatch(`held by order ${order}`);
+    const removal = await http(keys['pets:read,pets:write']).delete(`/v1/pets/${held}`);
+    expectError(removal, 409, 'PET_HAS_ORDERS');
+    expect(removal.body.message).toBe(`Pet ${held} cannot be deleted.`);
+    expect((await http(keys.all).delete(`/v1/pets/${held}`)).body.message).toMatch('named by orders');
   });
 
   it('gives API_KEYS keys and keys made without --scopes all six', async () => {

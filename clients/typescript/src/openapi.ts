@@ -45,14 +45,14 @@ export interface paths {
         post?: never;
         /**
          * Remove an animal
-         * @description Removes the animal, told by a `pet.deleted` event. An animal that any order names is kept (`409 PET_HAS_ORDERS`). With `If-Match`, only the representation named is removed. Needs an API key with the scope `pets:write`.
+         * @description Removes the animal, told by a `pet.deleted` event. An animal that any order names is kept (`409 PET_HAS_ORDERS`). With `If-Match`, only the representation named is removed. Needs an API key with the scopes `pets:read` and `pets:write`: a change shows what it changes.
          */
         delete: operations["deletePet"];
         options?: never;
         head?: never;
         /**
          * Change an animal
-         * @description A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `name`, `categoryId` and `status`, each valid as in NewPet. Status moves: available to pending or sold, pending to available or sold; sold is final. A pet an open order (placed or approved) holds moves only with that order. With `If-Match`, the change applies only to the representation named. A change is told by a `pet.updated` event with its `previousAttributes`; a patch that changes nothing changes nothing. Needs an API key with the scope `pets:write`.
+         * @description A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `name`, `categoryId` and `status`, each valid as in NewPet. Status moves: available to pending or sold, pending to available or sold; sold is final. A pet an open order (placed or approved) holds moves only with that order. With `If-Match`, the change applies only to the representation named. A change is told by a `pet.updated` event with its `previousAttributes`; a patch that changes nothing changes nothing. Needs an API key with the scopes `pets:read` and `pets:write`: a change shows what it changes.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -100,7 +100,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order
-         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final (their shipDate too); cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scope `store:write`.
+         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final (their shipDate too); cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scopes `store:read` and `store:write`: a change shows what it changes.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an order
-         * @description Experimental: the shape of this operation may change without a new API version. Cancels a placed or approved order: the animal it holds is available again. Delivered and cancelled orders are final. With `If-Match`, only the representation named is cancelled. Told by an `order.updated` event (and a `pet.updated` one). Takes no body. Needs an API key with the scope `store:write`.
+         * @description Experimental: the shape of this operation may change without a new API version. Cancels a placed or approved order: the animal it holds is available again. Delivered and cancelled orders are final. With `If-Match`, only the representation named is cancelled. Told by an `order.updated` event (and a `pet.updated` one). Takes no body. Needs an API key with the scopes `store:read` and `store:write`: a change shows what it changes.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -185,7 +185,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Nothing more is sent to it; its delivery log goes with it. Needs an API key with the scope `webhooks:write`.
+         * @description Nothing more is sent to it; its delivery log goes with it. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -204,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a webhook endpoint
-         * @description Nothing is sent to it until it is enabled; events meanwhile are not queued for it. Needs an API key with the scope `webhooks:write`.
+         * @description Nothing is sent to it until it is enabled; events meanwhile are not queued for it. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["disableWebhookEndpoint"];
         delete?: never;
@@ -224,7 +224,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a webhook endpoint
-         * @description Deliveries still pending resume; `recover` sends again what failed meanwhile. Needs an API key with the scope `webhooks:write`.
+         * @description Deliveries still pending resume; `recover` sends again what failed meanwhile. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["enableWebhookEndpoint"];
         delete?: never;
@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Roll the signing secret
-         * @description Deliveries are signed with the new secret and, for 24 hours, with the old one too (two signatures), so a receiver can switch without losing one. Needs an API key with the scope `webhooks:write`.
+         * @description Deliveries are signed with the new secret and, for 24 hours, with the old one too (two signatures), so a receiver can switch without losing one. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -264,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description A `webhook.test` event, to this endpoint only; its delivery shows in `GET /events/{id}`. Needs an API key with the scope `webhooks:write`.
+         * @description A `webhook.test` event, to this endpoint only; its delivery shows in `GET /events/{id}`. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -284,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Send again what failed
-         * @description Every delivery to this endpoint that failed, of events since `since`, from its first attempt. Needs an API key with the scope `webhooks:write`.
+         * @description Every delivery to this endpoint that failed, of events since `since`, from its first attempt. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["recoverWebhookEndpoint"];
         delete?: never;
@@ -344,7 +344,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event again
-         * @description To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt. Needs an API key with the scope `webhooks:write`.
+         * @description To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["redeliverEvent"];
         delete?: never;
