@@ -18,6 +18,7 @@ import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { Sql } from '../database/sql.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 import { isScope, readScopes, type Scope, SCOPES } from '../auth/scopes.js';
+import { parseDateTime } from '../validation/is-date-time.validator.js';
 
 const USAGE =
   'usage: npm run apikey -- create NAME [--scopes LIST] [--expires-in DURATION | --expires-at TIME] | list | ' +
@@ -195,34 +196,9 @@ function parseExpiry(values: { 'expires-in'?: string; 'expires-at'?: string }): 
   if (expiresIn !== undefined)
     return { expiry: { afterMs: parseDuration('--expires-in', expiresIn) }, option: `--expires-in ${expiresIn}` };
   if (expiresAt === undefined) return { expiry: null, option: '' };
-  const at = parseRfc3339(expiresAt);
+  const at = parseDateTime(expiresAt);
   if (!at) throw new CliError(`--expires-at must be an RFC 3339 time like 2027-03-31T23:59:59Z (got "${expiresAt}")`, 2);
   return { expiry: { at }, option: `--expires-at ${expiresAt}` };
-}
-
-const RFC_3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(?:Z|([+-])(\d\d):(\d\d))$/i;
-
-// Our own: class-validator's isRFC3339 takes 2027-02-30 and :60, and with isISO8601's strict mode
-// refuses the lowercase "t" and "z" RFC 3339 allows.
-/**
- * An RFC 3339 date-time, every field in its range (so neither 2027-02-30 nor T24:00:00, which
- * Date.parse would take as 2 March and the next day); undefined when it is not one. A leap second
- * (:60) is refused too: no clock the service reads ever shows one.
- */
-export function parseRfc3339(text: string): Date | undefined {
-  const match = RFC_3339.exec(text);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  const [sign, offsetHours, offsetMinutes] = [match[8], Number(match[9] ?? 0), Number(match[10] ?? 0)];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
-  if (offsetHours > 23 || offsetMinutes > 59) return undefined;
-  const milliseconds = Math.floor(Number(`0${match[7] ?? ''}`) * 1000);
-  const local = new Date(0);
-  local.setUTCFullYear(year, month - 1, day);
-  local.setUTCHours(hour, minute, second, milliseconds);
-  const offsetMs = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
-  return new Date(local.getTime() - offsetMs);
 }
 
 function parseKeyReference(command: string, given: string): KeyReference {

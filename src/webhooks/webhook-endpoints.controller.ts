@@ -168,7 +168,10 @@ export class WebhookEndpointsController {
   @ApiErrorResponses({
     ...ENDPOINT_NOT_FOUND,
     ...JSON_BODY_ERRORS,
-    VALIDATION_FAILED: { reason: 'since is not a date-time.', example: 'since must be a date-time such as 2026-11-24T00:00:00Z' },
+    VALIDATION_FAILED: {
+      reason: 'since is not an RFC 3339 date-time with an offset in the years 1000 to 9999.',
+      example: 'since must be an RFC 3339 date-time with an offset, such as 2026-12-01T09:30:00Z, in the years 1000 to 9999.',
+    },
   })
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)

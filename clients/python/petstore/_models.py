@@ -254,7 +254,7 @@ class Order(ApiModel):
     status: OrderStatus
     """Where the order stands."""
     ship_date: datetime | None = None
-    """When the order ships: an RFC 3339 date-time, answered in UTC. Absent when none was given."""
+    """When the order ships, in UTC with milliseconds; absent when none was given."""
     complete: bool
     """Whether the order is complete."""
 
@@ -296,7 +296,10 @@ class NewOrder(ApiModel):
     it. Not cancelled. The service's default: "placed".
     """
     ship_date: datetime | None = None
-    """When the order ships: an RFC 3339 date-time, answered in UTC."""
+    """When the order ships. An RFC 3339 date-time with an offset (`Z` or `+hh:mm`; `T` and `Z`
+    in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal
+    dates, basic format, no offset). Answered in UTC with milliseconds.
+    """
     complete: NewOrderComplete | None = None
     """Whether the order is complete. The service's default: false."""
 
@@ -338,7 +341,10 @@ class OrderPatch(ApiModel):
     status: OrderStatus | None = None
     """Where the order stands."""
     ship_date: datetime | None = None
-    """When the order ships: an RFC 3339 date-time, answered in UTC."""
+    """When the order ships. An RFC 3339 date-time with an offset (`Z` or `+hh:mm`; `T` and `Z`
+    in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal
+    dates, basic format, no offset). Answered in UTC with milliseconds.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> OrderPatch:
@@ -640,6 +646,10 @@ class Recovery(ApiModel):
     """Send again every delivery to this endpoint that failed, of events since a time."""
 
     since: datetime
+    """Events from this time on. An RFC 3339 date-time with an offset (`Z` or `+hh:mm`; `T` and
+    `Z` in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal
+    dates, basic format, no offset). Answered in UTC with milliseconds.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Recovery:

@@ -462,7 +462,7 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /**
              * Format: date-time
-             * @description When the order ships: an RFC 3339 date-time, answered in UTC. Absent when none was given.
+             * @description When the order ships, in UTC with milliseconds; absent when none was given.
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
@@ -485,7 +485,7 @@ export interface components {
             status?: components["schemas"]["NewOrderStatus"];
             /**
              * Format: date-time
-             * @description When the order ships: an RFC 3339 date-time, answered in UTC.
+             * @description When the order ships. An RFC 3339 date-time with an offset (`Z` or `+hh:mm`; `T` and `Z` in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal dates, basic format, no offset). Answered in UTC with milliseconds.
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
@@ -500,7 +500,7 @@ export interface components {
             status?: components["schemas"]["OrderStatus"];
             /**
              * Format: date-time
-             * @description When the order ships: an RFC 3339 date-time, answered in UTC.
+             * @description When the order ships. An RFC 3339 date-time with an offset (`Z` or `+hh:mm`; `T` and `Z` in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal dates, basic format, no offset). Answered in UTC with milliseconds.
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
@@ -677,6 +677,7 @@ export interface components {
         Recovery: {
             /**
              * Format: date-time
+             * @description Events from this time on. An RFC 3339 date-time with an offset (`Z` or `+hh:mm`; `T` and `Z` in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal dates, basic format, no offset). Answered in UTC with milliseconds.
              * @example 2026-11-24T00:00:00Z
              */
             since: string;
@@ -3703,7 +3704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Queued"];
                 };
             };
-            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) since is not a date-time. (VALIDATION_FAILED) */
+            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) since is not an RFC 3339 date-time with an offset in the years 1000 to 9999. (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

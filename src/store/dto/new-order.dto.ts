@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { NEW_ORDER_STATUSES, type OrderStatus } from '../order-status.js';
-import { IsShipDate } from './is-ship-date.validator.js';
+import { IsDateTime } from '../../validation/is-date-time.validator.js';
 import { COMPLETE_PROPERTY, ORDER_STATUS_PROPERTY, PET_ID_PROPERTY, QUANTITY_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
 
 const PET_ID_MESSAGE = `petId must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`;
@@ -34,7 +34,7 @@ export class NewOrderDto {
 
   @ApiPropertyOptional(SHIP_DATE_PROPERTY)
   @unlessAbsent
-  @IsShipDate()
+  @IsDateTime()
   shipDate?: string;
 
   @ApiPropertyOptional({ ...COMPLETE_PROPERTY, default: false })

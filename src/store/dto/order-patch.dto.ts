@@ -2,7 +2,7 @@ import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PatchField } from '../../validation/patch-field.validator.js';
 import { IsIn } from 'class-validator';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status.js';
-import { IsShipDate } from './is-ship-date.validator.js';
+import { IsDateTime } from '../../validation/is-date-time.validator.js';
 import { ORDER_STATUS_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
 
 @ApiSchema({
@@ -20,7 +20,7 @@ export class OrderPatchDto {
   status?: OrderStatus;
 
   @ApiPropertyOptional(SHIP_DATE_PROPERTY)
-  @IsShipDate()
+  @IsDateTime()
   @PatchField()
   shipDate?: string;
 }

@@ -1,5 +1,6 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { ORDER_STATUSES } from '../order-status.js';
+import { DATE_TIME_PROPERTY, DATE_TIME_RULE } from '../../validation/is-date-time.validator.js';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 
 /** The document's view of the fields Order and NewOrder share. */
@@ -17,10 +18,18 @@ export const ORDER_STATUS_PROPERTY: ApiPropertyOptions = {
   description: 'Where the order stands.',
 };
 
+/** shipDate as a client sends it: the one rule for date-times. */
 export const SHIP_DATE_PROPERTY: ApiPropertyOptions = {
+  ...DATE_TIME_PROPERTY,
+  description: `When the order ships. ${DATE_TIME_RULE}`,
+  example: '2026-12-01T09:30:00.000Z',
+};
+
+/** shipDate as answered: UTC, with milliseconds. */
+export const ANSWERED_SHIP_DATE_PROPERTY: ApiPropertyOptions = {
   type: 'string',
   format: 'date-time',
-  description: 'When the order ships: an RFC 3339 date-time, answered in UTC.',
+  description: 'When the order ships, in UTC with milliseconds; absent when none was given.',
   example: '2026-12-01T09:30:00.000Z',
 };
 

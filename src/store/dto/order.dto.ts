@@ -1,7 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { StoredOrder } from '../orders.repository.js';
 import type { OrderStatus } from '../order-status.js';
-import { COMPLETE_PROPERTY, ORDER_STATUS_PROPERTY, PET_ID_PROPERTY, QUANTITY_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
+import {
+  ANSWERED_SHIP_DATE_PROPERTY,
+  COMPLETE_PROPERTY,
+  ORDER_STATUS_PROPERTY,
+  PET_ID_PROPERTY,
+  QUANTITY_PROPERTY,
+} from './order-properties.js';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 
 @ApiSchema({ name: 'Order', description: 'An order for an animal.' })
@@ -18,7 +24,7 @@ export class OrderDto {
   @ApiProperty(ORDER_STATUS_PROPERTY)
   status: OrderStatus;
 
-  @ApiPropertyOptional({ ...SHIP_DATE_PROPERTY, description: `${SHIP_DATE_PROPERTY.description} Absent when none was given.` })
+  @ApiPropertyOptional(ANSWERED_SHIP_DATE_PROPERTY)
   shipDate?: string;
 
   @ApiProperty(COMPLETE_PROPERTY)

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { DATE_TIME_PROPERTY, DATE_TIME_RULE, IsDateTime } from '../../validation/is-date-time.validator.js';
 import { API_VERSION } from '../../config/api-version.js';
 import { cursorProperty, PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
@@ -109,8 +110,8 @@ export class RedeliverDto {
 
 @ApiSchema({ name: 'Recovery', description: 'Send again every delivery to this endpoint that failed, of events since a time.' })
 export class RecoverDto {
-  @ApiProperty({ type: 'string', format: 'date-time', example: '2026-11-24T00:00:00Z' })
-  @IsISO8601({ strict: true }, { message: 'since must be a date-time such as 2026-11-24T00:00:00Z' })
+  @ApiProperty({ ...DATE_TIME_PROPERTY, description: `Events from this time on. ${DATE_TIME_RULE}`, example: '2026-11-24T00:00:00Z' })
+  @IsDateTime()
   since: string;
 }
 
