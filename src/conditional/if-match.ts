@@ -1,12 +1,14 @@
 import { PreconditionFailedException } from '../errors/api-exception.js';
-import { entityTagOfAnswer, type IfMatch, ifMatchHolds } from '../server/entity-tag.js';
+import { entityTagOfAnswer, failedPrecondition, type Preconditions } from '../server/entity-tag.js';
 
 /**
- * Throws 412 PRECONDITION_FAILED, with the current ETag, unless the request's If-Match (when it
- * sent one) names `current`, the representation the API answers for the resource as it stands.
+ * Throws 412 PRECONDITION_FAILED, with the current ETag, when a precondition the request sent
+ * fails for `current`, the representation the API answers for the resource as it stands: an
+ * If-Match that does not name it, or an If-None-Match that does (`*`: it exists). RFC 9110 §13.2.2.
  */
-export function requireIfMatch(ifMatch: IfMatch | undefined, subject: string, current: object): void {
-  if (ifMatch === undefined) return;
+export function requirePreconditions(preconditions: Preconditions, subject: string, current: object): void {
+  if (preconditions.ifMatch === undefined && preconditions.ifNoneMatch === undefined) return;
   const tag = entityTagOfAnswer(current);
-  if (!ifMatchHolds(ifMatch, tag)) throw new PreconditionFailedException(subject, tag);
+  const failed = failedPrecondition(preconditions, tag);
+  if (failed) throw new PreconditionFailedException(subject, tag, failed);
 }

@@ -95,8 +95,8 @@ export class MalformedJsonException extends ApiException {
 }
 
 export class BodyNotJsonException extends ApiException {
-  constructor(detail = 'A request body must be sent with Content-Type: application/json.') {
-    super(HttpStatus.BAD_REQUEST, 'UNSUPPORTED_MEDIA_TYPE', detail);
+  constructor(detail = 'A request body must be sent with Content-Type: application/json.', headers: Record<string, string> = {}) {
+    super(HttpStatus.BAD_REQUEST, 'UNSUPPORTED_MEDIA_TYPE', detail, headers);
   }
 }
 
@@ -113,9 +113,10 @@ export class RouteNotFoundException extends ApiException {
 }
 
 export class MethodNotOnRouteException extends ApiException {
-  constructor(method: string, path: string, allowed: readonly string[]) {
+  constructor(method: string, path: string, allowed: readonly string[], headers: Record<string, string> = {}) {
     super(HttpStatus.METHOD_NOT_ALLOWED, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`, {
       Allow: allowed.join(', '),
+      ...headers,
     });
   }
 }
@@ -182,15 +183,21 @@ export class FinalStateException extends ApiException {
   }
 }
 
-/** `If-Match` named a representation that is no longer current (RFC 9110 §13.1.1): nothing changed; the current ETag is given. */
+/**
+ * A precondition of the request failed (RFC 9110 §13.1.1, §13.1.2): an `If-Match` that names no
+ * current representation, or, on a change, an `If-None-Match` that names the current one (or `*`,
+ * which any current one matches). Nothing changed; the current ETag is given. `subject`: "pet 3",
+ * "order 7", or the representation of a read ("page").
+ */
 export class PreconditionFailedException extends ApiException {
-  constructor(subject: string, currentTag: string) {
-    super(
-      HttpStatus.PRECONDITION_FAILED,
-      'PRECONDITION_FAILED',
-      `The ${subject} changed since the representation If-Match names; nothing was changed. Read it again (its ETag is ${currentTag}) and decide anew.`,
-      { ETag: currentTag },
-    );
+  constructor(subject: string, currentTag: string, header: 'If-Match' | 'If-None-Match' = 'If-Match', change = true) {
+    const what =
+      header === 'If-Match'
+        ? `The ${subject} changed since the representation If-Match names`
+        : `The ${subject} is a representation If-None-Match names (\`*\` names any)`;
+    const outcome = change ? '; nothing was changed. Read it again (its ETag is ' : '. Its ETag is now ';
+    const next = change ? ') and decide anew.' : '.';
+    super(HttpStatus.PRECONDITION_FAILED, 'PRECONDITION_FAILED', `${what}${outcome}${currentTag}${next}`, { ETag: currentTag });
   }
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -10,12 +10,12 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedRead } from '../conditional/conditional.decorators.js';
-import type { IfMatch } from '../server/entity-tag.js';
+import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../conditional/conditional.decorators.js';
+import type { Preconditions } from '../server/entity-tag.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { DeprecatedRoute } from '../docs/deprecated-route.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
-import { JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
+import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -79,6 +79,7 @@ export class PetsController {
   }
 
   @Get(':petId')
+  @Header('Accept-Patch', ACCEPT_PATCH['Accept-Patch'])
   @DeprecatedRoute({ since: new Date('2026-11-21T00:00:00Z'), sunset: new Date('2030-12-05T00:00:00Z'), successor: '/v1/pets' })
   @ApiOperation({
     operationId: 'getPet',
@@ -95,6 +96,7 @@ export class PetsController {
     type: PetDto,
     headers: {
       ...ETAG_HEADER,
+      ...ACCEPT_PATCH_HEADER,
       Deprecation: {
         description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).',
         schema: { type: 'string', example: '@1795219200' },
@@ -119,8 +121,9 @@ export class PetsController {
   }
 
   @Patch(':petId')
+  @Header('Accept-Patch', ACCEPT_PATCH['Accept-Patch'])
   @ChangesOnce()
-  @ChangesIfMatch()
+  @ChangesConditionally()
   @ApiOperation({
     operationId: 'updatePet',
     summary: 'Change an animal',
@@ -134,7 +137,11 @@ export class PetsController {
   @ApiParam(PET_ID_PARAMETER)
   @ApiConsumes(...MERGE_PATCH_TYPES)
   @ApiBody({ type: PetPatchDto, examples: { rename: { value: { name: 'Rex II' } }, sell: { value: { status: 'sold' } } } })
-  @ApiOkResponse({ description: 'The animal as changed.', type: PetDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
+  @ApiOkResponse({
+    description: 'The animal as changed.',
+    type: PetDto,
+    headers: { ...ETAG_HEADER, ...ACCEPT_PATCH_HEADER, ...REPLAYED_HEADER },
+  })
   @ApiErrorResponses({
     VALIDATION_FAILED: { reason: 'A field is unknown, null or not valid, or petId is not an id.', example: 'name must not be null.' },
     ...JSON_BODY_ERRORS,
@@ -146,15 +153,15 @@ export class PetsController {
   update(
     @Param('petId', new ParseIdPipe('petId')) petId: number,
     @Body() patch: PetPatchDto,
-    @IfMatchHeader() ifMatch?: IfMatch,
+    @RequestPreconditions() preconditions: Preconditions,
     @Idempotency() idempotency?: IdempotentRequest,
   ): Promise<PetDto> {
-    return this.pets.update(petId, patch, ifMatch, idempotency);
+    return this.pets.update(petId, patch, preconditions, idempotency);
   }
 
   @Delete(':petId')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ChangesIfMatch()
+  @ChangesConditionally()
   @ApiOperation({
     operationId: 'deletePet',
     summary: 'Remove an animal',
@@ -173,7 +180,10 @@ export class PetsController {
     PET_HAS_ORDERS: 'Orders name the animal: it is kept.',
   })
   @RequiresScope(...changesExisting('pets'))
-  async delete(@Param('petId', new ParseIdPipe('petId')) petId: number, @IfMatchHeader() ifMatch?: IfMatch): Promise<void> {
-    await this.pets.delete(petId, ifMatch);
+  async delete(
+    @Param('petId', new ParseIdPipe('petId')) petId: number,
+    @RequestPreconditions() preconditions: Preconditions,
+  ): Promise<void> {
+    await this.pets.delete(petId, preconditions);
   }
 }

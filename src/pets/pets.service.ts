@@ -1,11 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { requireIfMatch } from '../conditional/if-match.js';
+import { requirePreconditions } from '../conditional/if-match.js';
 import { isReferencedRow } from '../database/constraint-violations.js';
 import type { Statement } from '../database/statement.js';
 import { Outbox } from '../events/outbox.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
-import type { IfMatch } from '../server/entity-tag.js';
+import type { Preconditions } from '../server/entity-tag.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
 import type { PetPatchDto } from './dto/pet-patch.dto.js';
@@ -57,10 +57,10 @@ export class PetsService {
    * its `pet.updated` event, in one transaction. A status move must be one the pet allows, and not
    * of a pet an open order holds; a patch that changes nothing writes nothing.
    */
-  async update(id: number, patch: PetPatchDto, ifMatch?: IfMatch, idempotency?: IdempotentRequest): Promise<PetDto> {
+  async update(id: number, patch: PetPatchDto, preconditions: Preconditions, idempotency?: IdempotentRequest): Promise<PetDto> {
     const updated = await this.idempotency.changeOnce(idempotency, HttpStatus.OK, async () => {
       const state = await this.state(id);
-      requireIfMatch(ifMatch, `pet ${id}`, state.pet);
+      requirePreconditions(preconditions, `pet ${id}`, state.pet);
       const after = merged(state.pet, patch);
       if (after.status !== state.pet.status) {
         if (state.heldByOrderId !== null) throw new PetHasOpenOrderException(id, state.heldByOrderId);
@@ -74,11 +74,11 @@ export class PetsService {
   }
 
   /** Deletes the pet (If-Match: only the representation named), with its `pet.deleted` event; a pet orders name is kept (409). */
-  async delete(id: number, ifMatch?: IfMatch): Promise<void> {
+  async delete(id: number, preconditions: Preconditions): Promise<void> {
     try {
       await this.idempotency.changeOnce(undefined, HttpStatus.NO_CONTENT, async () => {
         const state = await this.state(id);
-        requireIfMatch(ifMatch, `pet ${id}`, state.pet);
+        requirePreconditions(preconditions, `pet ${id}`, state.pet);
         return { answer: state.pet, statements: [this.pets.remove(state), this.outbox.recordDeleted('pet.deleted', state.pet)] };
       });
     } catch (error) {

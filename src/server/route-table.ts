@@ -9,6 +9,7 @@ import {
   RouteNotFoundException,
   ValidationFailedException,
 } from '../errors/api-exception.js';
+import { ACCEPT_PATCH } from '../validation/json-body.guard.js';
 
 /**
  * Whether an Express route is one of the application's: Nest mounts middleware on catch-all routes
@@ -60,9 +61,10 @@ export class RouteTable {
       if (entry.allMethods || entry.methods.includes(method) || (method === 'HEAD' && entry.methods.includes('GET'))) return undefined;
       matching.push(entry);
     }
-    return matching.length > 0
-      ? new MethodNotOnRouteException(method, path, methodsOf(matching))
-      : new RouteNotFoundException(method, path);
+    if (matching.length === 0) return new RouteNotFoundException(method, path);
+    const allowed = methodsOf(matching);
+    // RFC 5789 §3.1: what a resource that takes PATCH takes, told to whoever asks it which methods it allows.
+    return new MethodNotOnRouteException(method, path, allowed, allowed.includes('PATCH') ? ACCEPT_PATCH : {});
   }
 
   /** Every method some route answers to: what `OPTIONS *` reports. */

@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
+import { ETAG_HEADER, TaggedRead } from '../conditional/conditional.decorators.js';
 import { PetsService } from '../pets/pets.service.js';
 import { InventoryDto } from './dto/inventory.dto.js';
 import { RequiresScope } from '../auth/scopes.js';
@@ -18,8 +19,14 @@ export class InventoryController {
     summary: 'Count animals by status',
     description: 'How many animals have each status, 0 for a status none has.',
   })
-  @ApiOkResponse({ description: 'How many animals have each status.', type: InventoryDto })
-  @ApiErrorResponses({})
+  @ApiOkResponse({ description: 'How many animals have each status.', type: InventoryDto, headers: ETAG_HEADER })
+  @TaggedRead()
+  @ApiErrorResponses({
+    VALIDATION_FAILED: {
+      reason: 'If-Match is neither `*` nor a list of entity tags.',
+      example: 'If-Match must be * or a list of entity tags as the ETag header gives them ("…").',
+    },
+  })
   @RequiresScope('store:read')
   get(): Promise<InventoryDto> {
     return this.pets.countByStatus();

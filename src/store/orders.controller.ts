@@ -1,11 +1,11 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ChangesIfMatch, ETAG_HEADER, IfMatchHeader, TaggedRead } from '../conditional/conditional.decorators.js';
-import type { IfMatch } from '../server/entity-tag.js';
+import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../conditional/conditional.decorators.js';
+import type { Preconditions } from '../server/entity-tag.js';
 import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
-import { JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
+import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
@@ -68,9 +68,10 @@ export class OrdersController {
   }
 
   @Get(':orderId')
+  @Header('Accept-Patch', ACCEPT_PATCH['Accept-Patch'])
   @ExperimentalOperation({ operationId: 'getOrder', summary: 'Get an order', description: 'The order with this id.' })
   @ApiParam(ORDER_ID_PARAMETER)
-  @ApiOkResponse({ description: 'The order.', type: OrderDto, headers: ETAG_HEADER })
+  @ApiOkResponse({ description: 'The order.', type: OrderDto, headers: { ...ETAG_HEADER, ...ACCEPT_PATCH_HEADER } })
   @TaggedRead()
   @ApiErrorResponses({
     VALIDATION_FAILED: {
@@ -85,8 +86,9 @@ export class OrdersController {
   }
 
   @Patch(':orderId')
+  @Header('Accept-Patch', ACCEPT_PATCH['Accept-Patch'])
   @ChangesOnce()
-  @ChangesIfMatch()
+  @ChangesConditionally()
   @ExperimentalOperation({
     operationId: 'updateOrder',
     summary: 'Move an order',
@@ -99,7 +101,11 @@ export class OrdersController {
   @ApiParam(ORDER_ID_PARAMETER)
   @ApiConsumes(...MERGE_PATCH_TYPES)
   @ApiBody({ type: OrderPatchDto, examples: { approve: { value: { status: 'approved' } }, deliver: { value: { status: 'delivered' } } } })
-  @ApiOkResponse({ description: 'The order as moved.', type: OrderDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
+  @ApiOkResponse({
+    description: 'The order as moved.',
+    type: OrderDto,
+    headers: { ...ETAG_HEADER, ...ACCEPT_PATCH_HEADER, ...REPLAYED_HEADER },
+  })
   @ApiErrorResponses({
     VALIDATION_FAILED: {
       reason: 'A field is unknown, null or not valid, or orderId is not an id.',
@@ -118,16 +124,16 @@ export class OrdersController {
   update(
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
     @Body() patch: OrderPatchDto,
-    @IfMatchHeader() ifMatch?: IfMatch,
+    @RequestPreconditions() preconditions: Preconditions,
     @Idempotency() idempotency?: IdempotentRequest,
   ): Promise<OrderDto> {
-    return this.orders.update(orderId, patch, ifMatch, idempotency);
+    return this.orders.update(orderId, patch, preconditions, idempotency);
   }
 
   @Post(':orderId/cancel')
   @HttpCode(HttpStatus.OK)
   @ChangesOnce()
-  @ChangesIfMatch()
+  @ChangesConditionally()
   @ExperimentalOperation({
     operationId: 'cancelOrder',
     summary: 'Cancel an order',
@@ -154,9 +160,9 @@ export class OrdersController {
   @RequiresScope(...changesExisting('store'))
   cancel(
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
-    @IfMatchHeader() ifMatch?: IfMatch,
+    @RequestPreconditions() preconditions: Preconditions,
     @Idempotency() idempotency?: IdempotentRequest,
   ): Promise<OrderDto> {
-    return this.orders.cancel(orderId, ifMatch, idempotency);
+    return this.orders.cancel(orderId, preconditions, idempotency);
   }
 }

@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { requireIfMatch } from '../conditional/if-match.js';
+import { requirePreconditions } from '../conditional/if-match.js';
 import { isForeignKeyViolation } from '../database/constraint-violations.js';
 import type { Statement } from '../database/statement.js';
 import { Outbox } from '../events/outbox.js';
@@ -8,7 +8,7 @@ import { readPage, type Page } from '../pagination/page.js';
 import { PetNotAvailableException } from '../pets/pet-conflicts.exceptions.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
 import { PetsService } from '../pets/pets.service.js';
-import type { IfMatch } from '../server/entity-tag.js';
+import type { Preconditions } from '../server/entity-tag.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
 import type { OrderPatchDto } from './dto/order-patch.dto.js';
@@ -82,8 +82,8 @@ export class OrdersService {
    * order; shipDate as given, while the order is open (a final one changes no more). With its
    * `order.updated` (and `pet.updated`) events, in one transaction.
    */
-  async update(id: number, patch: OrderPatchDto, ifMatch?: IfMatch, idempotency?: IdempotentRequest): Promise<OrderDto> {
-    return this.change(id, ifMatch, idempotency, (order) => {
+  async update(id: number, patch: OrderPatchDto, preconditions: Preconditions, idempotency?: IdempotentRequest): Promise<OrderDto> {
+    return this.change(id, preconditions, idempotency, (order) => {
       const status = patch.status ?? order.status;
       checkOrderMove(id, order.status, status);
       const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
@@ -93,8 +93,8 @@ export class OrdersService {
   }
 
   /** Cancels a placed or approved order (If-Match: only the representation named); the pet it holds is available again. */
-  async cancel(id: number, ifMatch?: IfMatch, idempotency?: IdempotentRequest): Promise<OrderDto> {
-    return this.change(id, ifMatch, idempotency, (order) => {
+  async cancel(id: number, preconditions: Preconditions, idempotency?: IdempotentRequest): Promise<OrderDto> {
+    return this.change(id, preconditions, idempotency, (order) => {
       checkCancellable(id, order.status);
       return { ...order, status: 'cancelled' };
     });
@@ -112,14 +112,14 @@ export class OrdersService {
    */
   private async change(
     id: number,
-    ifMatch: IfMatch | undefined,
+    preconditions: Preconditions,
     idempotency: IdempotentRequest | undefined,
     decide: (order: StoredOrder) => StoredOrder,
   ): Promise<OrderDto> {
     const changed = await this.idempotency.changeOnce(idempotency, HttpStatus.OK, async () => {
       const state = await this.state(id);
       const before = OrderDto.from(state.order);
-      requireIfMatch(ifMatch, `order ${id}`, before);
+      requirePreconditions(preconditions, `order ${id}`, before);
       const order = decide(state.order);
       const after = OrderDto.from(order);
       if (JSON.stringify(after) === JSON.stringify(before)) return { answer: before, statements: [] };

@@ -1,4 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import type { HeadersObject } from '@nestjs/swagger';
 import bodyParser from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 import typeis from 'type-is';
@@ -22,6 +23,15 @@ export const JSON_BODY_ERRORS = {
 export const JSON_TYPES = ['application/json'] as const;
 /** A JSON Merge Patch (RFC 7396), as PATCH takes it, or plain JSON, as most clients send it. */
 export const MERGE_PATCH_TYPES = ['application/merge-patch+json', 'application/json'] as const;
+/** RFC 5789 §3.1: the patch documents a PATCH resource takes, on its answers and on the refusal of another. */
+export const ACCEPT_PATCH = { 'Accept-Patch': MERGE_PATCH_TYPES.join(', ') } as const;
+/** The Accept-Patch header of a PATCH resource's answers, for the document. */
+export const ACCEPT_PATCH_HEADER: HeadersObject = {
+  'Accept-Patch': {
+    description: 'RFC 5789: the patch documents PATCH takes here (a JSON Merge Patch, or plain JSON).',
+    schema: { type: 'string', enum: [ACCEPT_PATCH['Accept-Patch']] },
+  },
+};
 
 const parser = bodyParser.json({
   limit: BODY_LIMIT_BYTES,
@@ -39,7 +49,10 @@ const parser = bodyParser.json({
 export async function readJsonBody(request: Request, response: Response, types: readonly string[] = JSON_TYPES): Promise<void> {
   if (!carriesBody(request)) return;
   if (!typeis(request, [...types])) {
-    throw new BodyNotJsonException(`A request body must be sent with Content-Type: ${types.join(' or ')}.`);
+    throw new BodyNotJsonException(
+      `A request body must be sent with Content-Type: ${types.join(' or ')}.`,
+      request.method === 'PATCH' ? { 'Accept-Patch': types.join(', ') } : {},
+    );
   }
   await new Promise<void>((resolve, reject) => {
     const done: NextFunction = (error?: unknown) => (error ? reject(toApiException(error)) : resolve());

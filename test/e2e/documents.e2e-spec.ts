@@ -9,9 +9,9 @@ import { DATABASE_KINDS } from './support/test-database.js';
 type Json = Record<string, any>;
 
 const OPERATIONS = [
-  ['/pets', 'get', 'listPets', ['200', '304', '400', '401', '403', '429', '500', '503'], ['pets:read']],
+  ['/pets', 'get', 'listPets', ['200', '304', '400', '401', '403', '412', '429', '500', '503'], ['pets:read']],
   ['/pets', 'post', 'createPet', ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'], ['pets:write']],
-  ['/pets/{petId}', 'get', 'getPet', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], ['pets:read']],
+  ['/pets/{petId}', 'get', 'getPet', ['200', '304', '400', '401', '403', '404', '412', '429', '500', '503'], ['pets:read']],
   [
     '/pets/{petId}',
     'patch',
@@ -29,9 +29,9 @@ const OPERATIONS = [
 ] as const;
 
 const STORE_OPERATIONS = [
-  ['/store/orders', 'get', 'listOrders', ['200', '304', '400', '401', '403', '429', '500', '503'], ['store:read']],
+  ['/store/orders', 'get', 'listOrders', ['200', '304', '400', '401', '403', '412', '429', '500', '503'], ['store:read']],
   ['/store/orders', 'post', 'placeOrder', ['201', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'], ['store:write']],
-  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '304', '400', '401', '403', '404', '429', '500', '503'], ['store:read']],
+  ['/store/orders/{orderId}', 'get', 'getOrder', ['200', '304', '400', '401', '403', '404', '412', '429', '500', '503'], ['store:read']],
   [
     '/store/orders/{orderId}',
     'patch',
@@ -46,7 +46,7 @@ const STORE_OPERATIONS = [
     ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
     ['store:read', 'store:write'],
   ],
-  ['/store/inventory', 'get', 'getInventory', ['200', '401', '403', '429', '500', '503'], ['store:read']],
+  ['/store/inventory', 'get', 'getInventory', ['200', '304', '400', '401', '403', '412', '429', '500', '503'], ['store:read']],
 ] as const;
 
 const WEBHOOK_OPERATIONS = [
@@ -347,6 +347,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(getPet.deprecated).toBe(true);
     expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual([
       'API-Key-Expires',
+      'Accept-Patch',
       'Deprecation',
       'ETag',
       'Link',
@@ -365,6 +366,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
         schema: expect.objectContaining({ type: 'integer', format: 'int64' }),
       }),
       expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
     ]);
   });
 

@@ -11,7 +11,7 @@ from typing import Any, Final, Literal
 from ._api_model import ApiModel
 from ._wire import format_datetime, parse_datetime
 
-API_VERSION: Final = "1.4.0"
+API_VERSION: Final = "1.5.0"
 """The version of the document these types were written from."""
 
 PetStatus = Literal["available", "pending", "sold"]

@@ -668,7 +668,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: components["schemas"]["EventData"];
@@ -731,7 +731,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: components["schemas"]["EventData"];
@@ -776,7 +776,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: {
@@ -802,7 +802,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: {
@@ -837,7 +837,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: {
@@ -863,7 +863,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: {
@@ -889,7 +889,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: {
@@ -924,7 +924,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.4.0
+             * @example 1.5.0
              */
             apiVersion: string;
             data: {
@@ -972,8 +972,10 @@ export interface operations {
                 status?: components["schemas"]["PetStatus"];
             };
             header?: {
-                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
                 "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -985,7 +987,7 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1000,7 +1002,7 @@ export interface operations {
             /** @description Not modified: the representation named by `If-None-Match` is current. */
             304: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1040,6 +1042,21 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1118,7 +1135,7 @@ export interface operations {
                     Location?: string;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1260,8 +1277,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
                 "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
             };
             path: {
                 /**
@@ -1277,8 +1296,10 @@ export interface operations {
             /** @description The animal. */
             200: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
+                    /** @description RFC 5789: the patch documents PATCH takes here (a JSON Merge Patch, or plain JSON). */
+                    "Accept-Patch"?: "application/merge-patch+json, application/json";
                     /** @description RFC 9745: deprecated since this time (`@` and Unix seconds). */
                     Deprecation?: string;
                     /** @description RFC 8594: the operation is removed at this time. */
@@ -1298,7 +1319,7 @@ export interface operations {
             /** @description Not modified: the representation named by `If-None-Match` is current. */
             304: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1361,6 +1382,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -1410,8 +1446,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
                 "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -1503,7 +1541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
             412: {
                 headers: {
                     /** @description The entity tag of the current representation. */
@@ -1567,8 +1605,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
                 "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
                 "Idempotency-Key"?: string;
             };
@@ -1591,8 +1631,10 @@ export interface operations {
             /** @description The animal as changed. */
             200: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
+                    /** @description RFC 5789: the patch documents PATCH takes here (a JSON Merge Patch, or plain JSON). */
+                    "Accept-Patch"?: "application/merge-patch+json, application/json";
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1677,7 +1719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
             412: {
                 headers: {
                     /** @description The entity tag of the current representation. */
@@ -1783,8 +1825,10 @@ export interface operations {
                 status?: components["schemas"]["OrderStatus"];
             };
             header?: {
-                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
                 "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1796,7 +1840,7 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1811,7 +1855,7 @@ export interface operations {
             /** @description Not modified: the representation named by `If-None-Match` is current. */
             304: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1851,6 +1895,21 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1929,7 +1988,7 @@ export interface operations {
                     Location?: string;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2088,8 +2147,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the representation you hold (or `*`): answered `304 Not Modified` when it is still current. */
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
                 "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
             };
             path: {
                 /**
@@ -2105,8 +2166,10 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
+                    /** @description RFC 5789: the patch documents PATCH takes here (a JSON Merge Patch, or plain JSON). */
+                    "Accept-Patch"?: "application/merge-patch+json, application/json";
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -2120,7 +2183,7 @@ export interface operations {
             /** @description Not modified: the representation named by `If-None-Match` is current. */
             304: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2183,6 +2246,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -2232,8 +2310,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
                 "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
                 "Idempotency-Key"?: string;
             };
@@ -2256,8 +2336,10 @@ export interface operations {
             /** @description The order as moved. */
             200: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
+                    /** @description RFC 5789: the patch documents PATCH takes here (a JSON Merge Patch, or plain JSON). */
+                    "Accept-Patch"?: "application/merge-patch+json, application/json";
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2342,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
             412: {
                 headers: {
                     /** @description The entity tag of the current representation. */
@@ -2432,8 +2514,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the representation you decided on (or `*`): the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
                 "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
                 "Idempotency-Key"?: string;
             };
@@ -2451,7 +2535,7 @@ export interface operations {
             /** @description The cancelled order. */
             200: {
                 headers: {
-                    /** @description A strong entity tag of this representation (RFC 9110): send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
                     ETag?: string;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -2537,7 +2621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The `If-Match` names a representation that is no longer current; nothing changed. (PRECONDITION_FAILED) */
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
             412: {
                 headers: {
                     /** @description The entity tag of the current representation. */
@@ -2626,7 +2710,12 @@ export interface operations {
     getInventory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2635,6 +2724,8 @@ export interface operations {
             /** @description How many animals have each status. */
             200: {
                 headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -2643,6 +2734,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Inventory"];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description If-Match is neither `*` nor a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
@@ -2662,6 +2779,21 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];

@@ -1,0 +1,208 @@
+import { describe, expect, it } from '@jest/globals';
+import { AUTH, expectError, useApp } from './support/test-app.js';
+import { DATABASE_KINDS } from './support/test-database.js';
+
+type Body = Record<string, unknown>;
+const ACCEPT_PATCH = 'application/merge-patch+json, application/json';
+
+/** RFC 9110 §13.1 and §13.2.2 on every operation that takes preconditions; RFC 5789's Accept-Patch on the PATCH resources. */
+describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) => {
+  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0' });
+  const http = () => ctx.http();
+  const createPet = async () =>
+    (await http().post('/v1/pets').set(AUTH).send({ name: 'Conditional', categoryId: 1 }).expect(201)).body.id as number;
+  const placeOrder = async () =>
+    (
+      await http()
+        .post('/v1/store/orders')
+        .set(AUTH)
+        .send({ petId: await createPet(), quantity: 1 })
+        .expect(201)
+    ).body.id as number;
+  const getPet = (id: number) => http().get(`/v1/pets/${id}`).set(AUTH);
+
+  /** Each change of an existing resource, made with `headers`, on a fresh resource; and how to read that resource back. */
+  const CHANGES: [
+    string,
+    () => Promise<{ send: (headers: Body) => Promise<import('supertest').Response>; read: () => Promise<import('supertest').Response> }>,
+  ][] = [
+    [
+      'PATCH /pets/{petId}',
+      async () => {
+        const id = await createPet();
+        return {
+          send: (headers) =>
+            http()
+              .patch(`/v1/pets/${id}`)
+              .set(AUTH)
+              .set(headers as Record<string, string>)
+              .send({ name: 'Changed' }),
+          read: () => getPet(id),
+        };
+      },
+    ],
+    [
+      'DELETE /pets/{petId}',
+      async () => {
+        const id = await createPet();
+        return {
+          send: (headers) =>
+            http()
+              .delete(`/v1/pets/${id}`)
+              .set(AUTH)
+              .set(headers as Record<string, string>),
+          read: () => getPet(id),
+        };
+      },
+    ],
+    [
+      'PATCH /store/orders/{orderId}',
+      async () => {
+        const id = await placeOrder();
+        const read = () => http().get(`/v1/store/orders/${id}`).set(AUTH);
+        return {
+          send: (headers) =>
+            http()
+              .patch(`/v1/store/orders/${id}`)
+              .set(AUTH)
+              .set(headers as Record<string, string>)
+              .send({ status: 'approved' }),
+          read,
+        };
+      },
+    ],
+    [
+      'POST /store/orders/{orderId}/cancel',
+      async () => {
+        const id = await placeOrder();
+        const read = () => http().get(`/v1/store/orders/${id}`).set(AUTH);
+        return {
+          send: (headers) =>
+            http()
+              .post(`/v1/store/orders/${id}/cancel`)
+              .set(AUTH)
+              .set(headers as Record<string, string>),
+          read,
+        };
+      },
+    ],
+  ];
+
+  describe.each(CHANGES)('%s', (_, fresh) => {
+    it('refuses an If-None-Match of * or naming the current tag with 412, changing nothing (13.1.2; 1.4.0 applied it)', async () => {
+      for (const ifNoneMatch of ['*', 'current', 'W/current', '"other", current']) {
+        const { send, read } = await fresh();
+        const before = await read();
+        const refused = await send({ 'If-None-Match': ifNoneMatch.replace('current', before.headers.etag) });
+        expectError(refused, 412, 'PRECONDITION_FAILED');
+        expect(refused.headers.etag).toBe(before.headers.etag);
+        const after = await read();
+        expect({ status: after.status, body: after.body }).toEqual({ status: 200, body: before.body });
+      }
+    });
+
+    it('applies the change with an If-None-Match naming only other tags', async () => {
+      const { send } = await fresh();
+      expect((await send({ 'If-None-Match': '"other", W/"another"' })).status).toBeLessThan(300);
+    });
+
+    it('checks If-Match before If-None-Match (13.2.2): a stale If-Match is the 412 whatever If-None-Match says', async () => {
+      const { send, read } = await fresh();
+      const current = (await read()).headers.etag;
+      const refused = await send({ 'If-Match': '"stale"', 'If-None-Match': '"other"' });
+      expectError(refused, 412, 'PRECONDITION_FAILED');
+      expect(refused.body.message).toMatch(/If-Match/);
+      expect((await send({ 'If-Match': current, 'If-None-Match': '"other"' })).status).toBeLessThan(300);
+    });
+
+    it('reads an entity tag that holds a comma as one tag (1.4.0 split it and answered 400)', async () => {
+      const { send, read } = await fresh();
+      const before = await read();
+      expectError(await send({ 'If-Match': '"a,b"' }), 412, 'PRECONDITION_FAILED');
+      expect((await send({ 'If-Match': `"a,b", ${before.headers.etag}` })).status).toBeLessThan(300);
+    });
+
+    it('refuses a malformed If-None-Match with 400: a change does not guess', async () => {
+      const { send } = await fresh();
+      expectError(await send({ 'If-None-Match': 'no-quotes' }), 400, 'VALIDATION_FAILED');
+    });
+  });
+
+  describe.each([
+    ['GET /pets/{petId}', async () => `/v1/pets/${await createPet()}`],
+    ['GET /store/orders/{orderId}', async () => `/v1/store/orders/${await placeOrder()}`],
+    ['GET /pets (a page)', async () => '/v1/pets?limit=2'],
+    ['GET /store/orders (a page)', async () => '/v1/store/orders?limit=2'],
+    ['GET /store/inventory', async () => '/v1/store/inventory'],
+  ])('%s', (_, path) => {
+    it('answers a stale If-Match with 412 and the current ETag (13.1.1; 1.4.0 answered 200), and a current one with 200', async () => {
+      const url = await path();
+      const current = await http().get(url).set(AUTH);
+      const refused = await http().get(url).set(AUTH).set('If-Match', '"stale"');
+      expectError(refused, 412, 'PRECONDITION_FAILED');
+      expect(refused.headers.etag).toBe(current.headers.etag);
+      for (const ifMatch of [current.headers.etag, '*', `"a,b", ${current.headers.etag}`]) {
+        const read = await http().get(url).set(AUTH).set('If-Match', ifMatch);
+        expect({ status: read.status, body: read.body }).toEqual({ status: 200, body: current.body });
+      }
+      // A weak tag never matches strongly.
+      expectError(await http().get(url).set(AUTH).set('If-Match', `W/${current.headers.etag}`), 412, 'PRECONDITION_FAILED');
+    });
+
+    it('answers an If-None-Match naming the current tag with 304, after a true If-Match', async () => {
+      const url = await path();
+      const { etag } = (await http().get(url).set(AUTH)).headers;
+      const response = await http().get(url).set(AUTH).set('If-Match', etag).set('If-None-Match', etag);
+      expect({ status: response.status, etag: response.headers.etag }).toEqual({ status: 304, etag });
+    });
+  });
+
+  describe('Accept-Patch (RFC 5789 §3.1)', () => {
+    it('is on the answers of the PATCH resources, and on the refusal of a PATCH in another media type', async () => {
+      const petId = await createPet();
+      const orderId = await placeOrder();
+      for (const path of [`/v1/pets/${petId}`, `/v1/store/orders/${orderId}`]) {
+        expect((await http().get(path).set(AUTH)).headers['accept-patch']).toBe(ACCEPT_PATCH);
+        expect((await http().patch(path).set(AUTH).send({})).headers['accept-patch']).toBe(ACCEPT_PATCH);
+        const refused = await http().patch(path).set(AUTH).set('Content-Type', 'text/plain').send('name=x');
+        expectError(refused, 400, 'UNSUPPORTED_MEDIA_TYPE');
+        expect(refused.headers['accept-patch']).toBe(ACCEPT_PATCH);
+        const options = await http().options(path).set(AUTH);
+        expectError(options, 405, 'METHOD_NOT_ALLOWED');
+        expect(options.headers.allow).toMatch(/PATCH/);
+        expect(options.headers['accept-patch']).toBe(ACCEPT_PATCH);
+      }
+      expect((await http().get('/v1/pets').set(AUTH)).headers['accept-patch']).toBeUndefined();
+    });
+  });
+
+  it('declares in the document what each operation honours', async () => {
+    const { paths } = (await http().get('/v1/openapi.json')).body;
+    const headerNames = (operation: { parameters?: { in: string; name: string }[] }) =>
+      (operation.parameters ?? []).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
+    for (const [path, method] of [
+      ['/pets', 'get'],
+      ['/pets/{petId}', 'get'],
+      ['/store/orders', 'get'],
+      ['/store/orders/{orderId}', 'get'],
+      ['/store/inventory', 'get'],
+    ]) {
+      const operation = paths[path][method];
+      expect(headerNames(operation)).toEqual(expect.arrayContaining(['If-None-Match', 'If-Match']));
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '304', '412']));
+      expect(operation.responses['200'].headers.ETag).toBeDefined();
+    }
+    for (const [path, method] of [
+      ['/pets/{petId}', 'patch'],
+      ['/pets/{petId}', 'delete'],
+      ['/store/orders/{orderId}', 'patch'],
+      ['/store/orders/{orderId}/cancel', 'post'],
+    ]) {
+      const operation = paths[path][method];
+      expect(headerNames(operation)).toEqual(expect.arrayContaining(['If-None-Match', 'If-Match']));
+      expect(Object.keys(operation.responses)).toContain('412');
+    }
+    for (const path of ['/pets/{petId}', '/store/orders/{orderId}'])
+      expect(paths[path].patch.responses['200'].headers['Accept-Patch']).toBeDefined();
+  });
+});
