@@ -11,6 +11,7 @@ import { ApiKeyTimesInMilliseconds1795219900000 } from './migrations/17952199000
 import { CreateWebhooks1795220000000 } from './migrations/1795220000000-CreateWebhooks.js';
 import { ExactClientText1795220100000 } from './migrations/1795220100000-ExactClientText.js';
 import { Lifecycle1795220200000 } from './migrations/1795220200000-Lifecycle.js';
+import { CompleteMeansDelivered1795220300000 } from './migrations/1795220300000-CompleteMeansDelivered.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
 export const MIGRATIONS = [
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   CreateWebhooks1795220000000,
   ExactClientText1795220100000,
   Lifecycle1795220200000,
+  CompleteMeansDelivered1795220300000,
 ];
 
 /**

@@ -61,8 +61,8 @@ export function CreatesResource(): MethodDecorator {
  * `Idempotency-Key` support as a create has: the service changes through
  * IdempotencyRepository.changeOnce, and a replay answers `Idempotent-Replayed: true`.
  */
-export function ChangesOnce(): MethodDecorator {
-  return applyDecorators(UseGuards(ChangeRequestGuard), ...idempotencyKeyDocument('changing'));
+export function ChangesOnce({ takesBody = true }: { takesBody?: boolean } = {}): MethodDecorator {
+  return applyDecorators(UseGuards(new ChangeRequestGuard(takesBody)), ...idempotencyKeyDocument('changing'));
 }
 
 /**
@@ -84,13 +84,18 @@ class CreateRequestGuard implements CanActivate {
   }
 }
 
-/** Admits a change once its body (a Merge Patch or JSON, or none) and its Idempotency-Key have been read. */
-@Injectable()
+/**
+ * Admits a change once its body (a Merge Patch or JSON, or none) and its Idempotency-Key have been
+ * read. A change that takes no body (cancel) still reads one sent, which must be JSON, but its
+ * retries are the same request whatever body they carry.
+ */
 class ChangeRequestGuard implements CanActivate {
+  constructor(private readonly takesBody: boolean) {}
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const [request, response] = context.getArgs<[Request, Response]>();
     await readJsonBody(request, response, MERGE_PATCH_TYPES);
-    request.idempotency = idempotentRequest(request);
+    request.idempotency = idempotentRequest(request, { takesBody: this.takesBody });
     request.answerWriter = new ChangedResource(request.idempotency);
     return true;
   }

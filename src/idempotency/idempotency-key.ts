@@ -31,11 +31,13 @@ function membersInNameOrder(_name: string, value: unknown): unknown {
  * service (createOnce) once the body has been validated, so a request refused for its body costs
  * the records nothing.
  */
-export function idempotentRequest(request: Request): IdempotentRequest | undefined {
+export function idempotentRequest(request: Request, { takesBody = true }: { takesBody?: boolean } = {}): IdempotentRequest | undefined {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return undefined;
   // The claim belongs to the API key: the request pipeline authenticates before any route's guard.
   if (!request.apiKey) throw new Error('an Idempotency-Key was read on a request that was not authenticated');
   const key = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
-  return new IdempotentRequest(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, request.body));
+  // A body a route does not take changes nothing, so it does not make a retry another request.
+  const body = takesBody ? request.body : undefined;
+  return new IdempotentRequest(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, body));
 }

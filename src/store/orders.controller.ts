@@ -132,7 +132,7 @@ export class OrdersController {
 
   @Post(':orderId/cancel')
   @HttpCode(HttpStatus.OK)
-  @ChangesOnce()
+  @ChangesOnce({ takesBody: false })
   @ChangesConditionally()
   @ExperimentalOperation({
     operationId: 'cancelOrder',

@@ -43,16 +43,14 @@ export class OrdersService {
    * cancelled (available again); an order placed delivered sells the pet at once. With its
    * `order.placed` and `pet.updated` events, in one transaction.
    */
-  async place(
-    { petId, quantity, status = 'placed', shipDate, complete = false }: NewOrderDto,
-    idempotency?: IdempotentRequest,
-  ): Promise<OrderDto> {
+  async place({ petId, quantity, status = 'placed', shipDate }: NewOrderDto, idempotency?: IdempotentRequest): Promise<OrderDto> {
     const stored = {
       petId,
       quantity,
       status,
       shipDate: shipDate ? new Date(shipDate) : null,
-      complete: complete || status === 'delivered',
+      // Complete exactly when delivered (NewOrderDto refuses any other complete).
+      complete: status === 'delivered',
     };
     // Its id is the one the insert generates.
     const order = OrderDto.from({ id: 0, ...stored });
@@ -88,7 +86,7 @@ export class OrdersService {
       checkOrderMove(id, order.status, status);
       const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
       if (shipDate?.getTime() !== order.shipDate?.getTime()) checkOrderOpen(id, order.status, 'shipDate');
-      return { ...order, status, shipDate, complete: order.complete || status === 'delivered' };
+      return { ...order, status, shipDate, complete: status === 'delivered' };
     });
   }
 

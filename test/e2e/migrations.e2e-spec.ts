@@ -6,6 +6,7 @@ import { AddApiKeyExpiry1795219700000 } from '../../src/database/migrations/1795
 import { AddApiKeyScopes1795219600000 } from '../../src/database/migrations/1795219600000-AddApiKeyScopes.js';
 import { OneSuccessorPerKey1795219800000 } from '../../src/database/migrations/1795219800000-OneSuccessorPerKey.js';
 import { ApiKeyTimesInMilliseconds1795219900000 } from '../../src/database/migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
+import { CompleteMeansDelivered1795220300000 } from '../../src/database/migrations/1795220300000-CompleteMeansDelivered.js';
 import { isUniqueViolation } from '../../src/database/constraint-violations.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -106,5 +107,27 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
     if (kind === 'mysql') expect((await stored('2'.repeat(64))).map((ms) => ms % 1000 === 0)).toEqual([true, true]);
     await dataSource.runMigrations();
     expect(await stored('3'.repeat(64))).toEqual([250, 750]);
+  });
+
+  it('CompleteMeansDelivered makes an order complete exactly when it is delivered, as 1.4.0 did not', async () => {
+    await revertThrough(CompleteMeansDelivered1795220300000);
+    await dataSource.query("INSERT INTO pets (name, category_id, status) VALUES ('Ordered', 1, 'available')");
+    for (const [status, complete] of [
+      ['cancelled', 1],
+      ['placed', 1],
+      ['approved', 0],
+      ['delivered', 0],
+      ['delivered', 1],
+    ] as const)
+      await dataSource.query('INSERT INTO orders (pet_id, quantity, status, complete) VALUES (1, 1, ?, ?)', [status, complete]);
+    await dataSource.runMigrations();
+    const rows: { status: string; complete: unknown }[] = await dataSource.query('SELECT status, complete FROM orders ORDER BY id');
+    expect(rows.map(({ status, complete }) => [status, Number(complete)])).toEqual([
+      ['cancelled', 0],
+      ['placed', 0],
+      ['approved', 0],
+      ['delivered', 1],
+      ['delivered', 1],
+    ]);
   });
 });

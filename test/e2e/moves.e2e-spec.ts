@@ -446,6 +446,18 @@ describe.each(DATABASE_KINDS)('pets and orders that move, on %s', (kind) => {
       expect(replay.body).toEqual(first.body);
       expect(replay.headers['idempotent-replayed']).toBe('true');
     });
+
+    it('answers a cancel retried with its key and a {} body as the same request: cancel takes no body (1.4.0 answered 422)', async () => {
+      const order = (await placeOrder((await createPet()).id)).body;
+      const first = await cancelOrder(order.id, { 'Idempotency-Key': 'cancel-2' });
+      expect(first.status).toBe(200);
+      const retried = await http().post(`/v1/store/orders/${order.id}/cancel`).set(AUTH).set('Idempotency-Key', 'cancel-2').send({});
+      expect({ status: retried.status, body: retried.body, replayed: retried.headers['idempotent-replayed'] }).toEqual({
+        status: 200,
+        body: first.body,
+        replayed: 'true',
+      });
+    });
   });
 
   describe('no silent wrong answer from a query', () => {

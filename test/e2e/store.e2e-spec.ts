@@ -32,7 +32,7 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
         quantity: 1000,
         status: 'approved',
         shipDate: '2026-12-01T10:30:15.250+02:00',
-        complete: true,
+        complete: false,
       });
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
         quantity: 1000,
         status: 'approved',
         shipDate: '2026-12-01T08:30:15.250Z',
-        complete: true,
+        complete: false,
       });
       expect((await ctx.http().get(`/v1/store/orders/${response.body.id}`).set(AUTH)).body).toEqual(response.body);
     });
@@ -53,6 +53,37 @@ describe.each(DATABASE_KINDS)('the store on %s', (kind) => {
       const sold = await freshPet();
       await placeOrder({ petId: sold, quantity: 1, status: 'delivered', complete: true });
       expect((await ctx.http().get(`/v1/pets/${sold}`).set(AUTH)).body.status).toBe('sold');
+    });
+
+    it('refuses complete unless it is what the status makes it: complete belongs to delivery (1.4.0 kept it, so a cancelled order read complete)', async () => {
+      const petId = await freshPet();
+      for (const body of [
+        { petId, quantity: 1, complete: true },
+        { petId, quantity: 1, status: 'approved', complete: true },
+        { petId, quantity: 1, status: 'delivered', complete: false },
+      ]) {
+        const refused = await placeOrder(body);
+        expectError(refused, 400, 'VALIDATION_FAILED');
+        expect(refused.body.message).toBe(
+          'complete must be true only for an order placed delivered (complete belongs to delivery): leave it out.',
+        );
+      }
+      expect((await ctx.http().get(`/v1/pets/${petId}`).set(AUTH)).body.status).toBe('available');
+      const placed = await placeOrder({ petId, quantity: 1, complete: false });
+      expect(placed.body.complete).toBe(false);
+      const cancelled = await ctx.http().post(`/v1/store/orders/${placed.body.id}/cancel`).set(AUTH);
+      expect(cancelled.body).toMatchObject({ status: 'cancelled', complete: false });
+    });
+
+    it('offers a new order only the statuses it may be placed with, in an enum of its own', async () => {
+      const { components } = (await ctx.http().get('/v1/openapi.json')).body;
+      expect(components.schemas.NewOrder.properties.status).toEqual({ $ref: '#/components/schemas/NewOrderStatus' });
+      expect(components.schemas.NewOrderStatus).toMatchObject({
+        default: 'placed',
+        allOf: [{ $ref: '#/components/schemas/PlaceableOrderStatus' }],
+      });
+      expect(components.schemas.PlaceableOrderStatus.enum).toEqual(['placed', 'approved', 'delivered']);
+      expect(components.schemas.OrderStatus.enum).toEqual(['placed', 'approved', 'delivered', 'cancelled']);
     });
 
     it('answers PET_NOT_FOUND for a pet that does not exist, and stores nothing', async () => {

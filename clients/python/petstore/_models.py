@@ -49,6 +49,11 @@ ErrorCode = Literal[
 
 OrderStatus = Literal["placed", "approved", "delivered", "cancelled"]
 
+PlaceableOrderStatus = Literal["placed", "approved", "delivered"]
+"""Where the order stands when placed: placed (the default) or approved hold the animal;
+delivered sells it.
+"""
+
 NewWebhookEndpointEventsItem = Literal[
     "pet.created",
     "pet.updated",
@@ -72,13 +77,10 @@ WebhookDeliveryState = Literal["pending", "delivered", "failed"]
 NewPetStatus = PetStatus
 """Availability status. The service's default: "available"."""
 
-NewOrderStatus = OrderStatus
-"""Where the order stands: placed (the default) or approved hold the animal; delivered sells it.
-Not cancelled. The service's default: "placed".
+NewOrderStatus = PlaceableOrderStatus
+"""Where the order stands when placed: placed (the default) or approved hold the animal;
+delivered sells it. The service's default: "placed".
 """
-
-NewOrderComplete = bool
-"""Whether the order is complete. The service's default: false."""
 
 ListEventsType = Literal[
     "pet.created",
@@ -292,16 +294,19 @@ class NewOrder(ApiModel):
     """The animal ordered; it must exist."""
     quantity: int
     status: NewOrderStatus | None = None
-    """Where the order stands: placed (the default) or approved hold the animal; delivered sells
-    it. Not cancelled. The service's default: "placed".
+    """Where the order stands when placed: placed (the default) or approved hold the animal;
+    delivered sells it. The service's default: "placed".
     """
     ship_date: datetime | None = None
     """When the order ships. An RFC 3339 date-time with an offset (`Z` or `+hh:mm`; `T` and `Z`
     in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal
     dates, basic format, no offset). Answered in UTC with milliseconds.
     """
-    complete: NewOrderComplete | None = None
-    """Whether the order is complete. The service's default: false."""
+    complete: bool | None = None
+    """Whether the order is complete, which it is exactly when delivered: it may be left out, or
+    given as the status makes it (true with delivered, false otherwise); any other value is
+    refused.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> NewOrder:

@@ -469,6 +469,11 @@ export interface components {
             /** @description Whether the order is complete. */
             complete: boolean;
         };
+        /**
+         * @description Where the order stands when placed: placed (the default) or approved hold the animal; delivered sells it.
+         * @enum {string}
+         */
+        PlaceableOrderStatus: "placed" | "approved" | "delivered";
         /** @description An order to place for an animal. */
         NewOrder: {
             /**
@@ -489,7 +494,8 @@ export interface components {
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
-            complete?: components["schemas"]["NewOrderComplete"];
+            /** @description Whether the order is complete, which it is exactly when delivered: it may be left out, or given as the status makes it (true with delivered, false otherwise); any other value is refused. */
+            complete?: boolean;
         };
         /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set while the order is open (delivered and cancelled are final). A field left out is unchanged; none may be null. An order is cancelled with POST /store/orders/{orderId}/cancel. */
         OrderPatch: {
@@ -748,15 +754,10 @@ export interface components {
          */
         NewPetStatus: components["schemas"]["PetStatus"];
         /**
-         * @description Where the order stands: placed (the default) or approved hold the animal; delivered sells it. Not cancelled.
+         * @description Where the order stands when placed: placed (the default) or approved hold the animal; delivered sells it.
          * @default placed
          */
-        NewOrderStatus: components["schemas"]["OrderStatus"];
-        /**
-         * @description Whether the order is complete.
-         * @default false
-         */
-        NewOrderComplete: boolean;
+        NewOrderStatus: components["schemas"]["PlaceableOrderStatus"];
         /** @description A pet was added: the Pet as createPet answered it. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         PetCreatedEvent: {
             /**
