@@ -1,25 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { createApp } from '../../src/create-app.js';
 import { E2E_LOG_FILE } from './support/e2e-log.js';
+import { integratorEnvironment, runDocumented, shellBlocks } from './support/sdk-project.js';
 import { TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 const run = promisify(execFile);
-const bin = (name: string) => resolve('node_modules/.bin', name);
 
 /** The first server of the committed document: where a client generated from it calls, unchanged. */
 const DOCUMENT_SERVER = 'http://127.0.0.1:3000/v1';
 
 /** Uses a hey-api client as generated, configured with nothing but the key: its base URL is the document's. */
 const HEY_API_PROGRAM = `
-import { client } from './hey-api/client.gen';
-import { createPet, getInventory, listPets, placeOrder } from './hey-api/sdk.gen';
+import { client } from './src/petstore/client.gen';
+import { createPet, getInventory, listPets, placeOrder } from './src/petstore/sdk.gen';
 
 client.setConfig({ auth: process.env.PETSTORE_API_KEY });
 // Defaulted fields left out: status on a pet; status and complete on an order.
@@ -35,7 +36,7 @@ console.log(JSON.stringify({ pet: pet.data, order: order.data, listed: page.data
 /** Uses openapi-typescript's types with openapi-fetch, which takes its base URL by design: the document's. */
 const OPENAPI_FETCH_PROGRAM = `
 import createClient from 'openapi-fetch';
-import type { paths } from './openapi-typescript/schema';
+import type { paths } from './src/petstore-api';
 
 const petstore = createClient<paths>({ baseUrl: '${DOCUMENT_SERVER}', headers: { Authorization: \`Bearer \${process.env.PETSTORE_API_KEY}\` } });
 // Defaulted fields left out: status on a pet; status and complete on an order.
@@ -47,26 +48,46 @@ const missing = await petstore.GET('/pets/{petId}', { params: { path: { petId: 9
 console.log(JSON.stringify({ pet: pet.data, order: read.data, missing: missing.error }));
 `;
 
+/** The files the documented lines generate, from the folder they run in. */
+const GENERATED = ['src/petstore/client.gen.ts', 'src/petstore/sdk.gen.ts', 'src/petstore-api.ts'];
+
 /**
  * Clients generated from the committed openapi.json by the generators integrators use, each with
- * its default options: they compile under --strict with bodies that leave the defaulted fields out,
- * and call a service started where the document's first server says, hey-api without a base URL
- * given by hand.
+ * its default options, by the lines docs/INTEGRATING.md gives, as written: in an empty folder
+ * holding only the document, and in a project on TypeScript 6 (the SDK's), outside this repository
+ * and with no terminal, from the npm registry. They compile under --strict with bodies that leave
+ * the defaulted fields out, and call a service started where the document's first server says,
+ * hey-api without a base URL given by hand.
  */
-describe('clients generated from openapi.json', () => {
-  // Inside the project, so that the programs find its node_modules (openapi-fetch, @types/node).
-  const directory = resolve('.test-logs/generated-clients');
+describe('clients generated from openapi.json, as docs/INTEGRATING.md says', () => {
+  let directory: string;
+  let project: string;
   let database: TestDatabase;
   let app: NestExpressApplication;
   beforeAll(async () => {
-    await rm(directory, { recursive: true, force: true });
-    await mkdir(directory, { recursive: true });
-    await run(bin('openapi-ts'), ['--input', 'openapi.json', '--output', join(directory, 'hey-api')]);
-    await mkdir(join(directory, 'openapi-typescript'));
-    await run(bin('openapi-typescript'), ['openapi.json', '--output', join(directory, 'openapi-typescript/schema.ts')]);
-    await writeFile(join(directory, 'hey-api-program.ts'), HEY_API_PROGRAM);
-    await writeFile(join(directory, 'openapi-fetch-program.ts'), OPENAPI_FETCH_PROGRAM);
-    await writeFile(join(directory, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    const [generate, keepInProject] = await shellBlocks('docs/INTEGRATING.md', '**Generated clients,**');
+    // Outside the repository: npx there would find this repository's generators, and npm install change its package.json.
+    directory = await mkdtemp(join(tmpdir(), 'petstore-generated-clients-'));
+    const environment = integratorEnvironment();
+
+    const empty = join(directory, 'empty');
+    await mkdir(empty);
+    await copyFile('openapi.json', join(empty, 'openapi.json'));
+    await runDocumented(generate, empty, environment);
+    for (const file of GENERATED) await stat(join(empty, file));
+
+    project = join(directory, 'your-project');
+    await mkdir(project);
+    await copyFile('openapi.json', join(project, 'openapi.json'));
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'your-project', private: true, type: 'module' }));
+    // The SDK's setup (its README): TypeScript 6 and Node's types.
+    await runDocumented('npm install --no-audit --no-fund typescript@6 @types/node', project, environment);
+    await runDocumented(generate, project, environment);
+    await rm(join(project, 'src'), { recursive: true });
+    await runDocumented(keepInProject, project, environment);
+    for (const file of GENERATED) await stat(join(project, file));
+    await writeFile(join(project, 'hey-api-program.ts'), HEY_API_PROGRAM);
+    await writeFile(join(project, 'openapi-fetch-program.ts'), OPENAPI_FETCH_PROGRAM);
 
     database = await createTestDatabase('sqlite');
     const url = new URL(DOCUMENT_SERVER);
@@ -75,22 +96,29 @@ describe('clients generated from openapi.json', () => {
     await app.listen(Number(url.port), url.hostname).catch((error: Error) => {
       throw new Error(`the generated clients call ${DOCUMENT_SERVER}, and it is taken (${error.message}): stop what listens there`);
     });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await app?.close();
     await database?.drop();
-    await rm(directory, { recursive: true, force: true });
+    if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  it('keeps the generators among the project’s devDependencies, on the project’s TypeScript 6', async () => {
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.devDependencies)).toEqual(expect.arrayContaining(['@hey-api/openapi-ts', 'openapi-typescript']));
+    const { stdout } = await run('npm', ['ls', '--json', 'typescript'], { cwd: project, env: integratorEnvironment() });
+    const tree = JSON.parse(stdout);
+    expect(tree.dependencies.typescript.version).toMatch(/^6\./);
+    expect(tree.dependencies['openapi-typescript'].dependencies.typescript.version).toBe(tree.dependencies.typescript.version);
   });
 
   it('hey-api writes the document’s first server as its base URL', async () => {
-    expect(await readFile(join(directory, 'hey-api/client.gen.ts'), 'utf8')).toContain(`baseUrl: '${DOCUMENT_SERVER}'`);
+    expect(await readFile(join(project, 'src/petstore/client.gen.ts'), 'utf8')).toContain(`baseUrl: '${DOCUMENT_SERVER}'`);
   });
 
-  it('both compile under --strict, defaulted fields left out', async () => {
-    const tsc = resolve('node_modules/typescript/bin/tsc');
-    // The project's own tsconfig.json, up the tree, is not theirs.
+  it('both compile under --strict with the project’s TypeScript, defaulted fields left out', async () => {
+    const tsc = join(project, 'node_modules/typescript/bin/tsc');
     const options = [
-      '--ignoreConfig',
       '--noEmit',
       '--strict',
       '--target',
@@ -103,7 +131,7 @@ describe('clients generated from openapi.json', () => {
       'node',
     ];
     const compiled = await run(process.execPath, [tsc, ...options, 'hey-api-program.ts', 'openapi-fetch-program.ts'], {
-      cwd: directory,
+      cwd: project,
     }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
     expect(compiled.stdout).toBe('');
   }, 60_000);
@@ -114,7 +142,10 @@ describe('clients generated from openapi.json', () => {
   ])(
     '%s calls the service: a pet and an order made with their defaults',
     async (_, program) => {
-      const { stdout } = await run(bin('tsx'), [program], { cwd: directory, env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY } });
+      const { stdout } = await run(resolve('node_modules/.bin/tsx'), [program], {
+        cwd: project,
+        env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY },
+      });
       const outcome = JSON.parse(stdout);
       expect(outcome.pet).toMatchObject({ status: 'available', categoryId: 2 });
       expect(outcome.order).toMatchObject({ petId: outcome.pet.id, quantity: 1, status: 'placed', complete: false });

@@ -44,7 +44,8 @@ async function readmeLifecycleProgram(): Promise<string> {
 const ERROR_NARROWING = `
 import {
   ConflictError, ConnectionError, NOT_MODIFIED, NotFoundError, PetStore, PetStoreError, PreconditionFailedError, RateLimitError,
-  ServiceUnavailableError, TimeoutError, type ErrorCode, type NotModified, type Order, type Page, type Pet,
+  ServiceUnavailableError, TimeoutError, type ErrorCode, type NotModified, type Order, type OrderAnswer, type Page, type Pet,
+  type PetAnswer,
 } from '@petstore/client';
 
 export function narrow(error: unknown): void {
@@ -112,6 +113,17 @@ export async function conditional(petstore: PetStore, held: Order): Promise<void
   // @ts-expect-error a conditional listing answers one page, not every pet
   for await (const each of petstore.pets.list({}, { ifNoneMatch: page._etag })) console.log(each);
   console.log(pet, page);
+}
+
+/** What a call answers is typed by name, with its _etag and _request_id; a Pet or an Order has the API's fields alone. */
+export async function answers(petstore: PetStore, held: Order): Promise<void> {
+  const pet: PetAnswer = await petstore.pets.create({ name: 'Typed', categoryId: 1 });
+  const order: OrderAnswer = await petstore.store.orders.get(held.id);
+  const cancelled: OrderAnswer = await petstore.store.orders.cancel(order.id, { ifMatch: order._etag });
+  const read: PetAnswer | NotModified = await petstore.pets.get(pet.id, { ifNoneMatch: pet._etag });
+  const tags: (string | undefined)[] = [pet._request_id, cancelled._etag, cancelled._request_id, read === NOT_MODIFIED ? undefined : read._etag];
+  // @ts-expect-error an Order has the API's fields alone
+  console.log(tags, held._etag);
 }
 `;
 

@@ -15,6 +15,7 @@ class ApiModel:
     out."""
 
     _etag: ClassVar[str | None] = None
-    """The ETag of the answer this object came in, for a pet or an order (None for any other, or one
-    made otherwise): give it back as `if_match=` so that a change applies only to what you saw, or as
-    `if_none_match=` to be answered NOT_MODIFIED while it is current. Set as `_request_id` is."""
+    """The ETag of the answer this object came in (None when it had none, for an item of a page, or
+    one made otherwise): a pet's or an order's goes back as `if_match=` so that a change applies only
+    to what you saw, or as `if_none_match=` to be answered NOT_MODIFIED while it is current. Set as
+    `_request_id` is."""

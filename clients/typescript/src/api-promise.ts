@@ -17,15 +17,20 @@ export interface RawResponse<T> {
 /**
  * A result object with the X-Request-Id of its answer as `_request_id`. The property is not
  * enumerable, so the result's JSON, spread and keys stay the API's; arrays and numbers carry none
- * (a page has its own, `withResponse()` has every call's).
+ * (a page has its own, `withResponse()` has every call's). A type that names `_request_id` itself
+ * (PetAnswer, OrderAnswer, Page) is that type, so that an editor shows its name.
  */
-export type WithRequestId<T> = T extends readonly unknown[] ? T : T extends object ? T & { readonly _request_id?: string } : T;
+export type WithRequestId<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? '_request_id' extends keyof T
+      ? T
+      : T & { readonly _request_id?: string }
+    : T;
 
 /**
- * A pet or an order as the service answered it, with the answer's `ETag` as `_etag`: give it back
- * as `ifMatch` so that a change applies only to what you saw, or as `ifNoneMatch` to be told
- * NOT_MODIFIED when nothing changed. Not enumerable, as `_request_id`; undefined only when
- * something between the service and you (a proxy) dropped the header.
+ * `T` with the answer's `ETag` as `_etag`, not enumerable, as `_request_id`. PetAnswer and
+ * OrderAnswer are the pets and orders the calls answer, with both.
  */
 export type WithEtag<T> = T & { readonly _etag?: string };
 

@@ -1,13 +1,15 @@
-import { ApiPromise, type NotModified, type RawResponse, type WithEtag } from './api-promise.js';
+import { ApiPromise, type NotModified, type RawResponse } from './api-promise.js';
 import type { components, operations } from './openapi.js';
 import { listFirstPageIfChanged, listPages, type Page, type PagePromise } from './pagination.js';
 import type { ApiRequest, RequestOptions, Transport } from './transport.js';
 
+/** A pet's fields, as the API has them: what a listing's pets and an event's object are. */
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
 /** A JSON Merge Patch of a pet: the fields given replace the stored ones, those left out stay as they are. */
 export type PetPatch = components['schemas']['PetPatch'];
 export type PetStatus = components['schemas']['PetStatus'];
+/** An order's fields, as the API has them: what a listing's orders and an event's object are. */
 export type Order = components['schemas']['Order'];
 export type NewOrder = components['schemas']['NewOrder'];
 /** A JSON Merge Patch of an order: its status (placed to approved, approved to delivered) and shipDate. */
@@ -26,6 +28,30 @@ export type Event = components['schemas']['Event'];
 export type EventWithDeliveries = components['schemas']['EventWithDeliveries'];
 export type ListWebhookEndpointsQuery = Omit<NonNullable<operations['listWebhookEndpoints']['parameters']['query']>, 'cursor'>;
 export type ListEventsQuery = Omit<NonNullable<operations['listEvents']['parameters']['query']>, 'cursor'>;
+
+/**
+ * A pet as a call answers it (`create`, `get`, `update`): its fields, with the answer's `ETag` as
+ * `_etag` and its `X-Request-Id` as `_request_id`, neither enumerable (its JSON is the API's). Type
+ * what you keep of an answer so, not as a `Pet`, which has only the fields.
+ */
+export interface PetAnswer extends Pet {
+  /**
+   * The answer's ETag: give it back as `ifMatch` so that a change applies only to the pet you saw,
+   * or as `ifNoneMatch` to be told NOT_MODIFIED while it is current. Undefined only when something
+   * between the service and you (a proxy) dropped the header.
+   */
+  readonly _etag?: string;
+  /** The answer's X-Request-Id: quote it to support. */
+  readonly _request_id?: string;
+}
+
+/** An order as a call answers it (`create`, `get`, `update`, `cancel`): its fields, with `_etag` and `_request_id` as a PetAnswer has. */
+export interface OrderAnswer extends Order {
+  /** The answer's ETag, for `ifMatch` and `ifNoneMatch` (see PetAnswer). */
+  readonly _etag?: string;
+  /** The answer's X-Request-Id: quote it to support. */
+  readonly _request_id?: string;
+}
 
 export interface CreateOptions extends RequestOptions {
   /**
@@ -96,9 +122,9 @@ function change<T>(transport: Transport, method: 'PATCH' | 'POST', path: string,
 }
 
 /** A GET of one pet or order, with `If-None-Match` when asked. */
-function read<T>(transport: Transport, path: string, options: ReadOptions): ApiPromise<WithEtag<T> | NotModified> {
+function read<T>(transport: Transport, path: string, options: ReadOptions): ApiPromise<T | NotModified> {
   const { ifNoneMatch, ...rest } = options;
-  return call<WithEtag<T> | NotModified>(transport, { method: 'GET', path, ifNoneMatch }, rest);
+  return call<T | NotModified>(transport, { method: 'GET', path, ifNoneMatch }, rest);
 }
 
 /**
@@ -125,7 +151,7 @@ function queued(transport: Transport, request: ApiRequest, options: RequestOptio
 
 /**
  * The animals of the store. Reading needs a key with `pets:read`, adding, changing and deleting
- * one `pets:write`. A single pet answered carries its ETag as `_etag` (see WithEtag).
+ * one `pets:write`. A single pet answered carries its ETag as `_etag` (see PetAnswer).
  */
 export class Pets {
   constructor(private readonly transport: Transport) {}
@@ -142,8 +168,8 @@ export class Pets {
   }
 
   /** Adds a pet; `status` is `available` when left out. */
-  create(body: NewPet, options: CreateOptions = {}): ApiPromise<WithEtag<Pet>> {
-    return create<WithEtag<Pet>>(this.transport, '/pets', body, options);
+  create(body: NewPet, options: CreateOptions = {}): ApiPromise<PetAnswer> {
+    return create<PetAnswer>(this.transport, '/pets', body, options);
   }
 
   /**
@@ -151,15 +177,15 @@ export class Pets {
    * @deprecated getPet is removed on 5 December 2030 (its Sunset header says so): list with a
    * `status` filter instead, `petstore.pets.list({ status })`.
    */
-  get(petId: number, options?: UnconditionalReadOptions): ApiPromise<WithEtag<Pet>>;
+  get(petId: number, options?: UnconditionalReadOptions): ApiPromise<PetAnswer>;
   /**
    * One pet by its id, unless it is as you hold it: NOT_MODIFIED while `ifNoneMatch` is current.
    * @deprecated getPet is removed on 5 December 2030 (its Sunset header says so): list with a
    * `status` filter instead, `petstore.pets.list({ status })`.
    */
-  get(petId: number, options: ReadOptions): ApiPromise<WithEtag<Pet> | NotModified>;
-  get(petId: number, options: ReadOptions = {}): ApiPromise<WithEtag<Pet> | NotModified> {
-    return read<Pet>(this.transport, petPath(petId), options);
+  get(petId: number, options: ReadOptions): ApiPromise<PetAnswer | NotModified>;
+  get(petId: number, options: ReadOptions = {}): ApiPromise<PetAnswer | NotModified> {
+    return read<PetAnswer>(this.transport, petPath(petId), options);
   }
 
   /**
@@ -169,8 +195,8 @@ export class Pets {
    * moves only with that order (PET_HAS_OPEN_ORDER). With `ifMatch`, only the pet you saw is
    * changed (PreconditionFailedError otherwise). Safe to retry: it has an Idempotency-Key.
    */
-  update(petId: number, patch: PetPatch, options: ChangeOptions = {}): ApiPromise<WithEtag<Pet>> {
-    return change<WithEtag<Pet>>(this.transport, 'PATCH', petPath(petId), patch, options);
+  update(petId: number, patch: PetPatch, options: ChangeOptions = {}): ApiPromise<PetAnswer> {
+    return change<PetAnswer>(this.transport, 'PATCH', petPath(petId), patch, options);
   }
 
   /**
@@ -186,7 +212,7 @@ export class Pets {
 
 /**
  * Orders (experimental in the document: their shape may still change). Reading needs `store:read`,
- * the rest `store:write`. A single order answered carries its ETag as `_etag` (see WithEtag).
+ * the rest `store:write`. A single order answered carries its ETag as `_etag` (see OrderAnswer).
  */
 export class Orders {
   constructor(private readonly transport: Transport) {}
@@ -206,16 +232,16 @@ export class Orders {
    * Places an order for an available pet (else ConflictError, PET_NOT_AVAILABLE; NotFoundError,
    * PET_NOT_FOUND, for none), which it holds (pending) until delivered (sold) or cancelled (available).
    */
-  create(body: NewOrder, options: CreateOptions = {}): ApiPromise<WithEtag<Order>> {
-    return create<WithEtag<Order>>(this.transport, '/store/orders', body, options);
+  create(body: NewOrder, options: CreateOptions = {}): ApiPromise<OrderAnswer> {
+    return create<OrderAnswer>(this.transport, '/store/orders', body, options);
   }
 
   /** One order by its id. */
-  get(orderId: number, options?: UnconditionalReadOptions): ApiPromise<WithEtag<Order>>;
+  get(orderId: number, options?: UnconditionalReadOptions): ApiPromise<OrderAnswer>;
   /** One order by its id, unless it is as you hold it: NOT_MODIFIED while `ifNoneMatch` is current. */
-  get(orderId: number, options: ReadOptions): ApiPromise<WithEtag<Order> | NotModified>;
-  get(orderId: number, options: ReadOptions = {}): ApiPromise<WithEtag<Order> | NotModified> {
-    return read<Order>(this.transport, orderPath(orderId), options);
+  get(orderId: number, options: ReadOptions): ApiPromise<OrderAnswer | NotModified>;
+  get(orderId: number, options: ReadOptions = {}): ApiPromise<OrderAnswer | NotModified> {
+    return read<OrderAnswer>(this.transport, orderPath(orderId), options);
   }
 
   /**
@@ -224,8 +250,8 @@ export class Orders {
    * (ConflictError, INVALID_TRANSITION); cancel with `cancel`. With `ifMatch`, only the order you
    * saw is changed. Safe to retry: it has an Idempotency-Key.
    */
-  update(orderId: number, patch: OrderPatch, options: ChangeOptions = {}): ApiPromise<WithEtag<Order>> {
-    return change<WithEtag<Order>>(this.transport, 'PATCH', orderPath(orderId), patch, options);
+  update(orderId: number, patch: OrderPatch, options: ChangeOptions = {}): ApiPromise<OrderAnswer> {
+    return change<OrderAnswer>(this.transport, 'PATCH', orderPath(orderId), patch, options);
   }
 
   /**
@@ -233,8 +259,8 @@ export class Orders {
    * cancelled one): its pet is available again. With `ifMatch`, only the order you saw is
    * cancelled. Safe to retry: it has an Idempotency-Key.
    */
-  cancel(orderId: number, options: ChangeOptions = {}): ApiPromise<WithEtag<Order>> {
-    return change<WithEtag<Order>>(this.transport, 'POST', `${orderPath(orderId)}/cancel`, undefined, options);
+  cancel(orderId: number, options: ChangeOptions = {}): ApiPromise<OrderAnswer> {
+    return change<OrderAnswer>(this.transport, 'POST', `${orderPath(orderId)}/cancel`, undefined, options);
   }
 }
 

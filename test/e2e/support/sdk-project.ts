@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -56,6 +56,44 @@ export async function compileIn(project: string, folder: string, args: readonly 
     throw new Error(`tsc ${args.join(' ')} in ${folder}:\n${(error as { stdout?: string }).stdout || (error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/**
+ * The environment of an integrator's own shell: this process's, without what `npm test` adds to it
+ * (its npm_* settings, and this repository's node_modules/.bin on PATH), so that npm and npx in a
+ * project outside the repository see only that project and the npm registry.
+ */
+export function integratorEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const environment = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'INIT_CWD'),
+  ) as NodeJS.ProcessEnv;
+  const path = (process.env.PATH ?? '').split(delimiter).filter((entry) => !entry.endsWith(join('node_modules', '.bin')));
+  return { ...environment, PATH: path.join(delimiter), ...extra };
+}
+
+/** The ```sh blocks of `file` after `marker`, in order, as they stand there. */
+export async function shellBlocks(file: string, marker: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8');
+  const start = text.indexOf(marker);
+  if (start < 0) throw new Error(`${file} has no "${marker}"`);
+  return [...text.slice(start).matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((match) => match[1]);
+}
+
+/**
+ * Runs a documented block of shell lines in `cwd` as a reader pastes them into bash, stopping at
+ * the first that fails, with no terminal (as in CI: a command that would ask stops instead); a
+ * failure carries what it printed.
+ */
+export async function runDocumented(block: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    const running = run('bash', ['-e', '-o', 'pipefail', '-c', block], { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+    // Nothing to read: a command that waits for an answer ends rather than hangs.
+    running.child.stdin?.end();
+    return (await running).stdout;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`in ${cwd}:\n${block}\nfailed:\n${stdout}${stderr}`, { cause: error });
   }
 }
 
