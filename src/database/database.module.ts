@@ -6,12 +6,16 @@ import { PINO_LOGGER } from '../logging/logging.module.js';
 import { TypeOrmLogger } from '../logging/typeorm-logger.js';
 import { buildDataSourceOptions, createDataSource } from './data-source-options.js';
 import { Sql } from './sql.js';
+import { UnitOfWork } from './unit-of-work.js';
 
-/** TypeORM's connection, its sessions pinned and its waits bounded, and Sql, which runs every repository's statements on it. */
+/**
+ * TypeORM's connection, its sessions pinned and its waits bounded; Sql, which runs every
+ * repository's statements on it; and the UnitOfWork every write runs through.
+ */
 @Global()
 @Module({
-  providers: [Sql],
-  exports: [Sql],
+  providers: [Sql, UnitOfWork],
+  exports: [Sql, UnitOfWork],
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig, PINO_LOGGER],

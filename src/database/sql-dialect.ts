@@ -13,20 +13,17 @@ export class SqlDialect {
   readonly mysql: boolean;
   /** The database's clock, to the millisecond, as `now`. */
   readonly nowSql: string;
-  /** The id the transaction's last insert generated, as an expression. */
-  readonly insertedId: string;
   /**
-   * An expression that writes a JsonWithInsertedId: its `before` and `after` as the two parameters,
-   * and between them the id the transaction's last insert generated. For the statements that record
-   * what an insert made in the same round trip (its event, its stored answer).
+   * ` FOR UPDATE` on MySQL, for the read a write decides on: it holds the rows it read until the
+   * write commits, so that changes of one row queue on it (a Galera cluster's writes go to one
+   * node, whose locks they are). SQLite's transaction holds the database's one write lock already.
    */
-  readonly jsonWithInsertedId: string;
+  readonly forUpdate: string;
 
   constructor(options: DataSourceOptions) {
     this.mysql = isMysql(options);
     this.nowSql = this.mysql ? 'SELECT UTC_TIMESTAMP(3) AS now' : "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now') AS now";
-    this.insertedId = this.mysql ? 'LAST_INSERT_ID()' : 'last_insert_rowid()';
-    this.jsonWithInsertedId = this.mysql ? `CONCAT(?, ${this.insertedId}, ?)` : `(? || ${this.insertedId} || ?)`;
+    this.forUpdate = this.mysql ? ' FOR UPDATE' : '';
   }
 
   /**

@@ -1,3 +1,5 @@
+import { InsertedId, JsonWithInsertedId } from './statement.js';
+
 /**
  * Values written into a statement's text as literals that no session setting can read as anything
  * else, for the one place the service sends values inside text (several statements in one round
@@ -9,6 +11,10 @@
  */
 export function sqlLiteral(value: unknown): string {
   if (value instanceof SqlList) return value.values.map(sqlLiteral).join(', ');
+  // An id an earlier insert of the same round trip generated, kept in a variable of the session (insertedIdVariable).
+  if (value instanceof InsertedId) return insertedIdVariable(value);
+  if (value instanceof JsonWithInsertedId)
+    return `CONCAT(${sqlLiteral(value.before)}, ${insertedIdVariable(value.id)}, ${sqlLiteral(value.after)})`;
   if (value instanceof SqlRows) return value.rows.map((row) => `(${row.map(sqlLiteral).join(', ')})`).join(', ');
   switch (typeof value) {
     case 'string':
@@ -25,6 +31,14 @@ export function sqlLiteral(value: unknown): string {
       if (value instanceof Date) return `'${utcDatetime(value)}'`;
   }
   throw new TypeError(`a ${typeof value} has no SQL literal`);
+}
+
+/**
+ * The session variable that holds the id an insert named `id` generated, set right after it in the
+ * same round trip (`SET @petstore_pet = LAST_INSERT_ID()`); its name is checked (InsertedId).
+ */
+export function insertedIdVariable(id: InsertedId): string {
+  return `@petstore_${id.name}`;
 }
 
 /**

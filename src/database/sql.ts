@@ -6,8 +6,8 @@ import { PINO_LOGGER } from '../logging/logging.module.js';
 import { id, datetime } from './columns.js';
 import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
-import { hasList, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
-import type { Statement } from './statement.js';
+import { hasList, insertedIdVariable, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
+import { InsertedId, JsonWithInsertedId, type Statement } from './statement.js';
 
 /** A row as the database answers it; each repository reads it into a typed value (columns.ts). */
 export type Row = Record<string, unknown>;
@@ -19,7 +19,7 @@ export interface Written {
   readonly affectedRows: number;
 }
 
-/** The statements of one transaction (Sql.transaction), or of none (Sql itself). */
+/** The statements of one transaction (Sql.begin), or of none (Sql itself). */
 export interface SqlRunner {
   /** The rows a SELECT answers, each read by `read`. */
   rows<T>(sql: string, parameters: readonly unknown[], read: (row: Row) => T): Promise<T[]>;
@@ -28,14 +28,35 @@ export interface SqlRunner {
 }
 
 /**
+ * One transaction on one connection: what it reads and runs as it goes (the first statement starts
+ * it, on MySQL in the same round trip), then the statements that end it with a commit. Every
+ * transaction ends with `commit` or `rollback`, which give its connection back.
+ */
+export interface SqlTransaction extends SqlRunner {
+  /**
+   * Runs `statements` in order and commits all the transaction did: all of it is applied, or none.
+   * On MySQL they reach the server together with the commit (and the start, when nothing was read),
+   * in one round trip. A statement that `inserts` an id makes it the value of the InsertedId (or
+   * JsonWithInsertedId) of that name in the statements after it. `check` sees what each did before
+   * the commit and refuses it by throwing: all is rolled back (on MySQL the commit is then a round
+   * trip of its own). Rolls back and throws when a statement fails.
+   */
+  commit(statements?: readonly Statement[], check?: (written: Written[]) => void): Promise<Written[]>;
+  /** Undoes all the transaction did. */
+  rollback(): Promise<void>;
+}
+
+/**
  * The one way the service runs SQL: every repository's statements go through it, and nothing else
  * sends any. Values never travel inside a statement's text, whatever the session or server says:
  * - on MySQL, a single statement is a server-side prepared statement (mysql2 `execute`): the text is
  *   the repository's constant, the values go apart from it. Several statements in one round trip
- *   (`write`) are the repositories' constants with every value a literal no setting can reinterpret
- *   (sql-literal.ts); it is the only text sent with values in it, and mysql2's escaping is never used.
- * - on SQLite, better-sqlite3 binds every value (through TypeORM, which keeps its one connection's
- *   statements in order).
+ *   (a transaction's start with its first read, its end with its writes) are the repositories'
+ *   constants with every value a literal no setting can reinterpret (sql-literal.ts); they are the
+ *   only text sent with values in it, and mysql2's escaping is never used.
+ * - on SQLite, better-sqlite3 binds every value (through TypeORM). Its one connection takes one
+ *   statement or one transaction at a time, in turn: a request's statement never joins another's
+ *   open transaction, to be rolled back with it or to read what it had not committed.
  * Every connection's session is pinned before its first statement (mysql-pool.ts). On MySQL it
  * skips TypeORM's query runner, which wraps every statement in a promise adapter, two subscriber
  * broadcasts and copies of the result (docs/PERFORMANCE.md); its bounds stay: a statement with no
@@ -48,6 +69,8 @@ export class Sql implements SqlRunner {
   private readonly pool?: Mysql2Pool;
   private readonly timeoutMs: number;
   private readonly debug: boolean;
+  /** SQLite's turns: settled when the statement or transaction before the last one asked finished. */
+  private sqliteTurns: Promise<void> = Promise.resolve();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -78,31 +101,14 @@ export class Sql implements SqlRunner {
     return now;
   }
 
-  /**
-   * Runs `statements` in one transaction, in order: all of them are applied, or none. On MySQL they
-   * reach the server together with the transaction's start and commit, in one round trip. `check`
-   * sees what each did before the commit, and refuses it by throwing: all is rolled back (on MySQL
-   * the commit is then a round trip of its own).
-   */
+  /** A transaction, to read in and end with `commit` or `rollback` (SqlTransaction). */
+  begin(): Promise<SqlTransaction> {
+    return this.pool ? this.beginOnMysql(this.pool) : this.beginOnSqlite();
+  }
+
+  /** Runs `statements` in one transaction, in order: all of them are applied, or none (SqlTransaction.commit). */
   async write(statements: readonly Statement[], check?: (written: Written[]) => void): Promise<Written[]> {
-    if (!this.pool) return this.transaction(async (runner) => checked(await runStatements(runner, statements), check));
-    // One round trip needs several statements in one text: each is a constant, each value a literal.
-    const text = `START TRANSACTION;${statements.map(({ sql, parameters }) => withLiterals(sql, parameters)).join(';')}${check ? '' : ';COMMIT'}`;
-    const constants = statements.map(({ sql }) => sql).join(';');
-    const connection = await this.connection(this.pool);
-    let done: Written[];
-    try {
-      const answers = (await this.exchange(connection, constants, false, (answer) =>
-        connection.query({ sql: text }, answer),
-      )) as Mysql2OkPacket[];
-      done = checked(answers.slice(1, 1 + statements.length).map(written), check);
-    } catch (error) {
-      await this.abandon(connection, error);
-      throw error;
-    }
-    if (check) await this.plain(connection, 'COMMIT', true);
-    else connection.release();
-    return done;
+    return (await this.begin()).commit(statements, check);
   }
 
   /**
@@ -110,26 +116,16 @@ export class Sql implements SqlRunner {
    * committed when `work` resolves, rolled back when it throws.
    */
   async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    if (!this.pool) return this.dataSource.transaction(({ queryRunner }) => work(sqliteRunner(queryRunner!)));
-    const connection = await this.connection(this.pool);
+    const transaction = await this.begin();
     let result: T;
     try {
-      await this.plain(connection, 'START TRANSACTION', false);
-      result = await work({
-        rows: async (sql, parameters, read) => readRows((await this.execute(connection, sql, parameters, false)) as Row[], read),
-        run: async (sql, parameters = []) => written((await this.execute(connection, sql, parameters, false)) as Mysql2OkPacket),
-      });
+      result = await work(transaction);
     } catch (error) {
-      await this.abandon(connection, error);
+      await transaction.rollback();
       throw error;
     }
-    await this.plain(connection, 'COMMIT', true);
+    await transaction.commit();
     return result;
-  }
-
-  /** After a transaction failed: a connection that broke is gone, and its transaction with it; any other is rolled back. */
-  private async abandon(connection: Mysql2Connection, error: unknown): Promise<void> {
-    if (!isConnectionLost(error)) await this.plain(connection, 'ROLLBACK', true).catch(() => undefined);
   }
 
   /** How the MySQL pool's connections are used (for the metrics); none on SQLite. */
@@ -137,13 +133,141 @@ export class Sql implements SqlRunner {
     return this.pool && poolUse(this.pool);
   }
 
-  private async onSqlite<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    // better-sqlite3's driver hands out its one runner on its one connection; releasing it is a formality.
+  private async beginOnMysql(pool: Mysql2Pool): Promise<SqlTransaction> {
+    const connection = await this.connection(pool);
+    let started = false;
+    // Until the connection goes back (or is dropped): a failed statement ended the transaction already.
+    let open = true;
+    /** After a statement failed: a connection that broke is gone, and its transaction with it; any other is rolled back. */
+    const abandon = async (error: unknown) => {
+      open = false;
+      if (isConnectionLost(error)) return;
+      await this.plain(connection, 'ROLLBACK', true).catch(() => undefined);
+    };
+    const release = () => {
+      open = false;
+      connection.release();
+    };
+    const statement = async (sql: string, parameters: readonly unknown[]): Promise<unknown> => {
+      try {
+        if (started) return await this.execute(connection, sql, parameters, false);
+        // The start and the first statement in one round trip: its values as literals.
+        const text = `START TRANSACTION;${withLiterals(sql, parameters)}`;
+        const [, answer] = (await this.exchange(connection, sql, false, (reply) => connection.query({ sql: text }, reply))) as unknown[];
+        started = true;
+        return answer;
+      } catch (error) {
+        await abandon(error);
+        throw error;
+      }
+    };
+    return {
+      rows: async (sql, parameters, read) => readRows((await statement(sql, parameters)) as Row[], read),
+      run: async (sql, parameters = []) => written((await statement(sql, parameters)) as Mysql2OkPacket),
+      commit: async (statements = [], check) => {
+        if (!open) throw new Error('the transaction ended already');
+        if (statements.length === 0) {
+          open = false;
+          if (started) await this.plain(connection, 'COMMIT', true);
+          else connection.release();
+          return [];
+        }
+        // One text: the statements (each a constant, each value a literal), the ids they name kept
+        // in session variables for the statements after them, the commit unless checked first.
+        const texts = started ? [] : ['START TRANSACTION'];
+        const answerOf: number[] = [];
+        for (const { sql, parameters, inserts } of statements) {
+          answerOf.push(texts.length);
+          texts.push(withLiterals(sql, parameters));
+          if (inserts) texts.push(`SET ${insertedIdVariable(inserts)} = LAST_INSERT_ID()`);
+        }
+        if (!check) texts.push('COMMIT');
+        const constants = statements.map(({ sql }) => sql).join(';');
+        let done: Written[];
+        try {
+          const reply = await this.exchange(connection, constants, false, (answer) => connection.query({ sql: texts.join(';') }, answer));
+          const answers = texts.length === 1 ? [reply] : (reply as unknown[]);
+          done = answerOf.map((i) => written(answers[i] as Mysql2OkPacket));
+          check?.(done);
+        } catch (error) {
+          await abandon(error);
+          throw error;
+        }
+        if (check) {
+          open = false;
+          await this.plain(connection, 'COMMIT', true);
+        } else release();
+        return done;
+      },
+      rollback: async () => {
+        if (!open) return;
+        if (started) await abandon(undefined);
+        else release();
+      },
+    };
+  }
+
+  private async beginOnSqlite(): Promise<SqlTransaction> {
+    const endTurn = await this.sqliteTurn();
+    // better-sqlite3's driver hands out its one runner on its one connection.
     const runner = this.dataSource.createQueryRunner();
     try {
-      return await work(runner);
+      // IMMEDIATE: the write lock from the start, so that what the transaction reads stays as read.
+      await runner.query('BEGIN IMMEDIATE');
+    } catch (error) {
+      endTurn();
+      throw error;
+    }
+    let open = true;
+    const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
+      if (!open) return;
+      open = false;
+      try {
+        await runner.query(sql);
+      } finally {
+        endTurn();
+      }
+    };
+    return {
+      rows: (sql, parameters, read) => sqliteRows(runner, sql, parameters, read),
+      run: (sql, parameters = []) => sqliteRun(runner, sql, parameters),
+      commit: async (statements = [], check) => {
+        if (!open) throw new Error('the transaction ended already');
+        const ids = new Map<string, number>();
+        const done: Written[] = [];
+        try {
+          for (const { sql, parameters, inserts } of statements) {
+            const outcome = await sqliteRun(runner, sql, withInsertedIds(parameters, ids));
+            if (inserts) ids.set(inserts.name, outcome.insertId);
+            done.push(outcome);
+          }
+          check?.(done);
+        } catch (error) {
+          await end('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+        await end('COMMIT');
+        return done;
+      },
+      rollback: () => end('ROLLBACK'),
+    };
+  }
+
+  /** Waits for SQLite's connection to be free; the answer ends this turn. */
+  private sqliteTurn(): Promise<() => void> {
+    let endTurn!: () => void;
+    const turn = new Promise<void>((resolve) => (endTurn = resolve));
+    const before = this.sqliteTurns;
+    this.sqliteTurns = before.then(() => turn);
+    return before.then(() => endTurn);
+  }
+
+  private async onSqlite<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const endTurn = await this.sqliteTurn();
+    try {
+      return await work(this.dataSource.createQueryRunner());
     } finally {
-      await runner.release();
+      endTurn();
     }
   }
 
@@ -164,7 +288,7 @@ export class Sql implements SqlRunner {
     return this.exchange(connection, sql, last, (answer) => connection.execute({ sql, values }, answer));
   }
 
-  /** A statement of the service's own with no values: START TRANSACTION, COMMIT, ROLLBACK. */
+  /** A statement of the service's own with no values: COMMIT, ROLLBACK. */
   private plain(connection: Mysql2Connection, sql: string, last: boolean): Promise<unknown> {
     return this.exchange(connection, sql, last, (answer) => connection.query({ sql }, answer));
   }
@@ -199,7 +323,7 @@ export class Sql implements SqlRunner {
         if (error?.fatal) connection.destroy();
         else if (last) connection.release();
         if (!error) return resolve(result);
-        // mysql2 adds the text it sent, which for `write` holds the values.
+        // mysql2 adds the text it sent, which for a round trip of several statements holds the values.
         (error as { sql?: string }).sql = sql;
         reject(new QueryFailedError(sql, undefined, error));
       });
@@ -209,6 +333,7 @@ export class Sql implements SqlRunner {
 
 /** A parameter as mysql2 binds it: a Date as a DATETIME in the pool's UTC, anything else as it is. */
 function mysqlValue(value: unknown): unknown {
+  if (value instanceof InsertedId || value instanceof JsonWithInsertedId) throw new TypeError('an inserted id is a value of a commit only');
   return typeof value === 'boolean' ? Number(value) : value;
 }
 
@@ -216,6 +341,20 @@ function mysqlValue(value: unknown): unknown {
 function sqliteValue(value: unknown): unknown {
   if (value instanceof Date) return utcDatetime(value);
   return typeof value === 'boolean' ? Number(value) : value;
+}
+
+/** The parameters with each inserted id (or JSON around one) made the value the named insert generated. */
+function withInsertedIds(parameters: readonly unknown[], ids: ReadonlyMap<string, number>): readonly unknown[] {
+  const idOf = ({ name }: InsertedId) => {
+    const insertedId = ids.get(name);
+    if (insertedId === undefined) throw new Error(`no insert named ${name} before the statement that needs its id`);
+    return insertedId;
+  };
+  return parameters.map((value) => {
+    if (value instanceof InsertedId) return idOf(value);
+    if (value instanceof JsonWithInsertedId) return value.withId(idOf(value.id));
+    return value;
+  });
 }
 
 /** The rows, each read into its typed value in place (the driver's array is ours). */
@@ -227,24 +366,6 @@ function readRows<T>(rows: Row[], read: (row: Row) => T): T[] {
 
 function written({ insertId, affectedRows }: Mysql2OkPacket): Written {
   return { insertId: insertId === 0 ? 0 : id(insertId), affectedRows };
-}
-
-function checked(done: Written[], check?: (written: Written[]) => void): Written[] {
-  check?.(done);
-  return done;
-}
-
-async function runStatements(runner: SqlRunner, statements: readonly Statement[]): Promise<Written[]> {
-  const done: Written[] = [];
-  for (const { sql, parameters } of statements) done.push(await runner.run(sql, parameters));
-  return done;
-}
-
-function sqliteRunner(queryRunner: QueryRunner): SqlRunner {
-  return {
-    rows: (sql, parameters, read) => sqliteRows(queryRunner, sql, parameters, read),
-    run: (sql, parameters = []) => sqliteRun(queryRunner, sql, parameters),
-  };
 }
 
 async function sqliteRows<T>(runner: QueryRunner, sql: string, parameters: readonly unknown[], read: (row: Row) => T): Promise<T[]> {

@@ -1,3 +1,6 @@
+import { HttpStatus } from '@nestjs/common';
+import { ApiException } from '../errors/api-exception.js';
+
 /**
  * A transaction that lost a write conflict and was rolled back whole: InnoDB's deadlock, and on a
  * Galera cluster the certification failure of a commit that raced another node's (both are
@@ -30,4 +33,16 @@ export async function retryingWriteConflicts<T>(work: () => Promise<T>): Promise
 /** A short random pause after the `attempt`-th lost write conflict, longer each time, so that the racing writers part. */
 export function pauseAfterWriteConflict(attempt: number): Promise<void> {
   return new Promise((pause) => setTimeout(pause, 5 + Math.random() * 20 * attempt));
+}
+
+/** A write whose transaction kept losing write conflicts, each time it decided anew: nothing was changed; a retry decides again. */
+export class WriteKeptConflictingException extends ApiException {
+  constructor() {
+    super(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'SERVICE_UNAVAILABLE',
+      'What this request changes kept changing under it; nothing was changed. Retry it.',
+      { 'Retry-After': '1' },
+    );
+  }
 }

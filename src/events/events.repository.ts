@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { id, text } from '../database/columns.js';
-import { JsonWithInsertedId } from '../database/json-with-inserted-id.js';
 import { type Row, Sql } from '../database/sql.js';
-import type { Statement } from '../database/statement.js';
+import { type InsertedId, JsonWithInsertedId, type Statement } from '../database/statement.js';
 import type { WebhookEvent } from './event-types.js';
 
 /** An event as listed: the event itself, and its row for the cursor. */
@@ -11,10 +10,7 @@ export interface StoredEvent {
   readonly event: WebhookEvent;
 }
 
-/** The insert of an event whose payload the expression `payload` writes. */
-const insertWith = (payload: string) =>
-  `INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ${payload}, 0, ?)`;
-const INSERT = insertWith('?');
+const INSERT = 'INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 0, ?)';
 const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE public_id = ?';
 const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPE_PAGE =
@@ -28,22 +24,15 @@ const readEvent = (row: Row): StoredEvent => ({ rowId: id(row.rowId), event: JSO
  */
 @Injectable()
 export class EventsRepository {
-  /** The insert of an event whose payload holds its object's id where the transaction's insert writes it. */
-  private readonly insertWithInsertedId: string;
-
-  constructor(private readonly sql: Sql) {
-    this.insertWithInsertedId = insertWith(sql.dialect.jsonWithInsertedId);
-  }
+  constructor(private readonly sql: Sql) {}
 
   /**
-   * The insert of `event`, to run in its write's transaction (Sql.write); `insertedId` when its
-   * object is the row that transaction's first insert makes, whose id the database writes into it.
+   * The insert of `event`, to run in its write's transaction (UnitOfWork); `objectId` when its
+   * object is the row an insert of that write makes, whose id the database writes into it.
    */
-  insert(event: WebhookEvent, onlyEndpointId: number | null, insertedId: boolean): Statement {
-    const head = [event.id, event.type, new Date(event.createdAt)];
-    if (!insertedId) return { sql: INSERT, parameters: [...head, JSON.stringify(event), onlyEndpointId] };
-    const payload = JsonWithInsertedId.of(event, ['data', 'object', 'id']);
-    return { sql: this.insertWithInsertedId, parameters: [...head, payload.before, payload.after, onlyEndpointId] };
+  insert(event: WebhookEvent, onlyEndpointId: number | null, objectId?: InsertedId): Statement {
+    const payload = objectId ? new JsonWithInsertedId(event, ['data', 'object', 'id'], objectId) : JSON.stringify(event);
+    return { sql: INSERT, parameters: [event.id, event.type, new Date(event.createdAt), payload, onlyEndpointId] };
   }
 
   /** Runs an event's insert on its own. */

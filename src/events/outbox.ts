@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { API_VERSION } from '../config/api-version.js';
 import { Clock } from '../config/clock.js';
-import type { Statement } from '../database/statement.js';
+import type { InsertedId, Statement } from '../database/statement.js';
+import { UnitOfWork } from '../database/unit-of-work.js';
 import type { EventType, WebhookEvent } from './event-types.js';
 import { EventsRepository } from './events.repository.js';
 
 /**
- * Where a write records the event it causes: in its own transaction (the statement runs with the
- * write's, Sql.write), so that the event exists exactly when the write committed, and a
- * rolled-back write leaves none. The deliverer reads the outbox by state, never by id order. After
- * the write commits its caller wakes the deliverer, so the first attempt does not wait for the next poll.
+ * Where a write records the event it causes: in its own transaction (the statement is one of the
+ * write's events, UnitOfWork), so that the event exists exactly when the write committed, and a
+ * rolled-back write leaves none. The deliverer reads the outbox by state, never by id order. When a
+ * write with events commits, the unit of work says so and the outbox wakes the deliverer, so the
+ * first attempt does not wait for the next poll.
  */
 @Injectable()
 export class Outbox {
@@ -19,11 +21,14 @@ export class Outbox {
   constructor(
     private readonly events: EventsRepository,
     private readonly clock: Clock,
-  ) {}
+    unitOfWork: UnitOfWork,
+  ) {
+    unitOfWork.onEventsCommitted(() => this.committed());
+  }
 
   /** That `object` was deleted, as it was: the statement that records it, to run in the deletion's transaction. */
   recordDeleted(type: EventType, object: object): Statement {
-    return this.events.insert(this.event(type, object), null, false);
+    return this.events.insert(this.event(type, object), null);
   }
 
   /**
@@ -31,21 +36,21 @@ export class Outbox {
    * with `previousAttributes` the fields that changed, as they were (Stripe's shape).
    */
   recordChanged<T extends object>(type: EventType, before: T, after: T): Statement {
-    return this.events.insert(this.event(type, after, changedAttributes(before, after)), null, false);
+    return this.events.insert(this.event(type, after, changedAttributes(before, after)), null);
   }
 
   /**
-   * That `object` was made by the first insert of the write's transaction: the statement that
+   * That `object` was made by the insert of the write that names its id `id`: the statement that
    * records its event, whose object's `id` the database writes (JsonWithInsertedId).
    */
-  recordCreated(type: EventType, object: { id: number }): Statement {
-    return this.events.insert(this.event(type, object), null, true);
+  recordCreated(type: EventType, object: { id: number }, id: InsertedId): Statement {
+    return this.events.insert(this.event(type, object), null, id);
   }
 
   /** Records an event that no write goes with (a test event), at once; the deliverer looks at once. */
   async recordAlone(type: string, object: object, onlyEndpointId: number | null): Promise<WebhookEvent> {
     const event = this.event(type, object);
-    await this.events.add(this.events.insert(event, onlyEndpointId, false));
+    await this.events.add(this.events.insert(event, onlyEndpointId));
     this.committed();
     return event;
   }

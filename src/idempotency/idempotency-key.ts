@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { ValidationFailedException } from '../errors/api-exception.js';
-import { IdempotentRequest } from './idempotency.repository.js';
+import { IdempotentRequest } from './idempotency.js';
 
 /** 1 to 255 printable ASCII characters, bare or as a quoted string (RFC 8941 sf-string). */
 export function parseIdempotencyKey(header: string): string {
@@ -27,9 +28,9 @@ function membersInNameOrder(_name: string, value: unknown): unknown {
 
 /**
  * The request's Idempotency-Key, read and checked, with what makes a retry "the same request"; none
- * when it came without the header. Read before anything is created; the key is claimed by the
- * service (createOnce) once the body has been validated, so a request refused for its body costs
- * the records nothing.
+ * when it came without the header. Read before anything is created; the key is claimed by the write
+ * (Idempotency, a participant of the UnitOfWork) once the body has been validated, so a request
+ * refused for its body costs the records nothing.
  */
 export function idempotentRequest(request: Request, { takesBody = true }: { takesBody?: boolean } = {}): IdempotentRequest | undefined {
   const header = request.headers['idempotency-key'];
@@ -41,3 +42,12 @@ export function idempotentRequest(request: Request, { takesBody = true }: { take
   const body = takesBody ? request.body : undefined;
   return new IdempotentRequest(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, body));
 }
+
+/**
+ * The handler's parameter of the request's Idempotency-Key (IdempotentRequest), or undefined when it
+ * came without one; 400 when it is malformed. A route that takes no body (cancel) says so: a body
+ * sent to it changes nothing, so it does not make a retry another request.
+ */
+export const IdempotencyKey = createParamDecorator((options: { takesBody?: boolean } | undefined, context: ExecutionContext) =>
+  idempotentRequest(context.getArgByIndex<Request>(0), options),
+);

@@ -22,15 +22,3 @@ export class IdempotencyKeyReusedException extends ApiException {
     );
   }
 }
-
-/** A change whose rows kept changing under it, each time it decided anew: nothing was changed; a retry decides again. */
-export class ChangeKeptRacingException extends ApiException {
-  constructor() {
-    super(
-      HttpStatus.SERVICE_UNAVAILABLE,
-      'SERVICE_UNAVAILABLE',
-      'What this request changes kept changing under it; nothing was changed. Retry it.',
-      { 'Retry-After': '1' },
-    );
-  }
-}

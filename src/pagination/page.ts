@@ -1,6 +1,6 @@
 import type { HeadersObject } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { SelfWrittenAnswer } from '../server/api-express-adapter.js';
+import { HttpAnswer } from '../server/answers.js';
 import { absoluteUrl } from '../server/request-origin.js';
 import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
 import type { PageQuery } from './page-query.dto.js';
@@ -10,7 +10,9 @@ import type { PageQuery } from './page-query.dto.js';
  * page's items and, when more follow, RFC 8288 `Link: <absolute URL of the next page>; rel="next"`
  * (the request's URL with the next cursor). The one place a listing's Link header is written.
  */
-export class Page<T> extends SelfWrittenAnswer {
+export class Page<T> extends HttpAnswer {
+  override readonly linkIsTagged = true;
+
   constructor(
     readonly items: T[],
     /** Set when more items follow this page. */
@@ -24,7 +26,7 @@ export class Page<T> extends SelfWrittenAnswer {
     return new Page(this.items.map(mapItem), this.nextCursor);
   }
 
-  writeAnswer(response: Response): T[] {
+  writeHeaders(response: Response): T[] {
     if (this.nextCursor !== undefined) {
       const request = response.req;
       const url = new URL(absoluteUrl(request, request.originalUrl));

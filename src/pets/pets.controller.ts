@@ -18,8 +18,9 @@ import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
-import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
-import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.js';
+import { Changed, Created } from '../server/answers.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetPatchDto } from './dto/pet-patch.dto.js';
@@ -74,8 +75,8 @@ export class PetsController {
     ...JSON_BODY_ERRORS,
   })
   @RequiresScope('pets:write')
-  create(@Body() newPet: NewPetDto, @Idempotency() idempotency?: IdempotentRequest): Promise<PetDto> {
-    return this.pets.create(newPet, idempotency);
+  async create(@Body() newPet: NewPetDto, @IdempotencyKey() key?: IdempotentRequest): Promise<Created<PetDto>> {
+    return new Created(await this.pets.create(newPet, key), key?.replayed);
   }
 
   @Get(':petId')
@@ -150,13 +151,13 @@ export class PetsController {
     PET_HAS_OPEN_ORDER: 'An open order holds the animal: its status moves with that order.',
   })
   @RequiresScope(...changesExisting('pets'))
-  update(
+  async update(
     @Param('petId', new ParseIdPipe('petId')) petId: number,
     @Body() patch: PetPatchDto,
     @RequestPreconditions() preconditions: Preconditions,
-    @Idempotency() idempotency?: IdempotentRequest,
-  ): Promise<PetDto> {
-    return this.pets.update(petId, patch, preconditions, idempotency);
+    @IdempotencyKey() key?: IdempotentRequest,
+  ): Promise<Changed<PetDto>> {
+    return new Changed(await this.pets.update(petId, patch, preconditions, key), key?.replayed);
   }
 
   @Delete(':petId')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { id, integer, optionalId, text } from '../database/columns.js';
-import { type Row, Sql } from '../database/sql.js';
-import type { Statement } from '../database/statement.js';
+import { type Row, Sql, type SqlRunner } from '../database/sql.js';
+import type { InsertedId, Statement } from '../database/statement.js';
 import type { PetDto } from './dto/pet.dto.js';
 import type { PetStatus } from './pet-status.js';
 
@@ -9,10 +9,12 @@ const COLUMNS = 'id, name, category_id AS categoryId, status';
 const PAGE = `SELECT ${COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`;
 const BY_ID = `SELECT ${COLUMNS} FROM pets WHERE id = ?`;
 const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
-const STATE = `SELECT ${COLUMNS}, version, held_by_order_id AS heldByOrderId FROM pets WHERE id = ?`;
-const CHANGE = 'UPDATE pets SET name = ?, category_id = ?, status = ?, version = version + 1 WHERE id = ? AND version = ?';
-const RELEASE = 'UPDATE pets SET status = ?, held_by_order_id = NULL, version = version + 1 WHERE id = ? AND version = ?';
-const DELETE = 'DELETE FROM pets WHERE id = ? AND version = ?';
+// Each change still counts the version up: an instance of 1.4.0 beside this one in a rolling
+// upgrade makes its changes only to the version it read.
+const CHANGE = 'UPDATE pets SET name = ?, category_id = ?, status = ?, version = version + 1 WHERE id = ?';
+const HOLD = 'UPDATE pets SET status = ?, held_by_order_id = ?, version = version + 1 WHERE id = ?';
+const RELEASE = 'UPDATE pets SET status = ?, held_by_order_id = NULL, version = version + 1 WHERE id = ?';
+const DELETE = 'DELETE FROM pets WHERE id = ?';
 const COUNT_BY_STATUS = 'SELECT status, COUNT(*) AS count FROM pets GROUP BY status';
 
 /** A row of pets: all the API shows of a pet. */
@@ -23,18 +25,13 @@ const readPet = (row: Row): PetDto => ({
   status: text(row.status) as PetStatus,
 });
 
-/** A pet as a change reads it: what the API shows of it, the version the change is made to, and the open order holding it. */
+/** A pet as a write decides on it: what the API shows of it, and the open order holding it. */
 export interface PetState {
   readonly pet: PetDto;
-  readonly version: number;
   readonly heldByOrderId: number | null;
 }
 
-const readPetState = (row: Row): PetState => ({
-  pet: readPet(row),
-  version: integer(row.version),
-  heldByOrderId: optionalId(row.heldByOrderId),
-});
+const readPetState = (row: Row): PetState => ({ pet: readPet(row), heldByOrderId: optionalId(row.heldByOrderId) });
 
 /**
  * The pets table, one written-out statement per question, run by Sql, in ascending id order. (The
@@ -43,13 +40,13 @@ const readPetState = (row: Row): PetState => ({
  */
 @Injectable()
 export class PetsRepository {
-  /** The statements that differ by database: see SqlDialect.forceIndex, and the id of the order an insert just made. */
+  /** The statements that differ by database: see SqlDialect.forceIndex and forUpdate. */
   private readonly pageWithStatusSql: string;
-  private readonly holdSql: string;
+  private readonly stateSql: string;
 
   constructor(private readonly sql: Sql) {
     this.pageWithStatusSql = `SELECT ${COLUMNS} FROM pets${sql.dialect.forceIndex('IDX_pets_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
-    this.holdSql = `UPDATE pets SET status = ?, held_by_order_id = ${sql.dialect.insertedId}, version = version + 1 WHERE id = ? AND version = ?`;
+    this.stateSql = `SELECT ${COLUMNS}, held_by_order_id AS heldByOrderId FROM pets WHERE id = ?${sql.dialect.forUpdate}`;
   }
 
   /** Up to `limit` pets after `afterId` (0: from the start), only those with `status` when given. */
@@ -64,35 +61,35 @@ export class PetsRepository {
     return pet;
   }
 
-  /** The insert of a pet, to run in the transaction that records what else it makes (Sql.write). */
-  insert({ name, categoryId, status }: Omit<PetDto, 'id'>): Statement {
-    return { sql: INSERT, parameters: [name, categoryId, status] };
+  /** The insert of a pet, whose id is `id`, for the write that records what else it makes (UnitOfWork). */
+  insert({ name, categoryId, status }: Omit<PetDto, 'id'>, id: InsertedId): Statement {
+    return { sql: INSERT, parameters: [name, categoryId, status], inserts: id };
   }
 
-  /** The pet as a change reads it. */
-  async state(id: number): Promise<PetState | undefined> {
-    const [state] = await this.sql.rows(STATE, [id], readPetState);
+  /** The pet as a write decides on it, held until that write commits (the write's transaction). */
+  async state(transaction: SqlRunner, id: number): Promise<PetState | undefined> {
+    const [state] = await transaction.rows(this.stateSql, [id], readPetState);
     return state;
   }
 
-  /** The change of a pet, as read, to `pet`: to run in the transaction that records its event. */
-  change({ pet: { id }, version }: PetState, { name, categoryId, status }: PetDto): Statement {
-    return { sql: CHANGE, parameters: [name, categoryId, status, id, version], toRowAsRead: true };
+  /** The change of a pet to `pet`. */
+  change({ id, name, categoryId, status }: PetDto): Statement {
+    return { sql: CHANGE, parameters: [name, categoryId, status, id] };
   }
 
-  /** The pet, as read, moved to `status` and held by the order the transaction's last insert made. */
-  hold({ pet: { id }, version }: PetState, status: PetStatus): Statement {
-    return { sql: this.holdSql, parameters: [status, id, version], toRowAsRead: true };
+  /** The pet moved to `status` and held by the order whose insert the write names `orderId`. */
+  hold(id: number, status: PetStatus, orderId: InsertedId): Statement {
+    return { sql: HOLD, parameters: [status, orderId, id] };
   }
 
-  /** The pet, as read, moved to `status` and held by no order. */
-  release({ pet: { id }, version }: PetState, status: PetStatus): Statement {
-    return { sql: RELEASE, parameters: [status, id, version], toRowAsRead: true };
+  /** The pet moved to `status` and held by no order. */
+  release(id: number, status: PetStatus): Statement {
+    return { sql: RELEASE, parameters: [status, id] };
   }
 
-  /** The deletion of the pet, as read; orders that name it make it fail (their foreign key). */
-  remove({ pet: { id }, version }: PetState): Statement {
-    return { sql: DELETE, parameters: [id, version], toRowAsRead: true };
+  /** The deletion of the pet; orders that name it make it fail (their foreign key). */
+  remove(id: number): Statement {
+    return { sql: DELETE, parameters: [id] };
   }
 
   /** How many pets have each status that occurs: one aggregate over the (status, id) index. */

@@ -1,10 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { requirePreconditions } from '../conditional/if-match.js';
 import { isReferencedRow } from '../database/constraint-violations.js';
-import type { Statement } from '../database/statement.js';
+import { InsertedId, type Statement } from '../database/statement.js';
+import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
 import { Outbox } from '../events/outbox.js';
+import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
 import { readPage, type Page } from '../pagination/page.js';
-import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
 import type { Preconditions } from '../server/entity-tag.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
@@ -17,8 +18,8 @@ import { PET_STATUSES, type PetStatus } from './pet-status.js';
 import { PetsRepository, type PetState } from './pets.repository.js';
 
 /**
- * A pet's move made by an order, for the order's transaction: the pet after, the statement that
- * moves it, and its `pet.updated` event (none when its status stays).
+ * A pet's move made by an order, for the order's write: the pet after, the statement that moves
+ * it, and its `pet.updated` event (none when its status stays).
  */
 export interface PetMove {
   readonly pet: PetDto;
@@ -30,7 +31,8 @@ export interface PetMove {
 export class PetsService {
   constructor(
     private readonly pets: PetsRepository,
-    private readonly idempotency: IdempotencyRepository,
+    private readonly writes: UnitOfWork,
+    private readonly idempotency: Idempotency,
     private readonly outbox: Outbox,
   ) {}
 
@@ -39,53 +41,55 @@ export class PetsService {
     return readPage('pets', query, { status }, (afterId, limit) => this.pets.page(status, afterId, limit));
   }
 
-  /** Stores the pet and its `pet.created` event in one transaction; its id is the one the insert generates. */
-  async create({ name, categoryId, status = 'available' }: NewPetDto, idempotency?: IdempotentRequest): Promise<PetDto> {
+  /** Stores the pet and its `pet.created` event; its id is the one the insert generates. */
+  create({ name, categoryId, status = 'available' }: NewPetDto, key?: IdempotentRequest): Promise<PetDto> {
     const pet: PetDto = { id: 0, name, categoryId, status };
-    const created = await this.idempotency.createOnce(
-      idempotency,
-      pet,
-      [this.pets.insert(pet), this.outbox.recordCreated('pet.created', pet)],
-      { idFromInsert: true },
+    const id = new InsertedId('pet');
+    return this.writes.write(
+      async () => ({
+        answer: pet,
+        answerId: id,
+        statements: [this.pets.insert(pet, id)],
+        events: [this.outbox.recordCreated('pet.created', pet, id)],
+      }),
+      this.idempotency.of(key, HttpStatus.CREATED),
     );
-    this.outbox.committed();
-    return created;
   }
 
   /**
-   * Applies a Merge Patch to the pet as it stands (If-Match: only to the representation named), with
-   * its `pet.updated` event, in one transaction. A status move must be one the pet allows, and not
-   * of a pet an open order holds; a patch that changes nothing writes nothing.
+   * Applies a Merge Patch to the pet as it stands (its preconditions: only to the representation
+   * named), with its `pet.updated` event. A status move must be one the pet allows, and not of a pet
+   * an open order holds; a patch that changes nothing writes nothing.
    */
-  async update(id: number, patch: PetPatchDto, preconditions: Preconditions, idempotency?: IdempotentRequest): Promise<PetDto> {
-    const updated = await this.idempotency.changeOnce(idempotency, HttpStatus.OK, async () => {
-      const state = await this.state(id);
-      requirePreconditions(preconditions, `pet ${id}`, state.pet);
-      const after = merged(state.pet, patch);
-      if (after.status !== state.pet.status) {
-        if (state.heldByOrderId !== null) throw new PetHasOpenOrderException(id, state.heldByOrderId);
-        checkPetMove(id, state.pet.status, after.status);
-      }
-      if (!differs(state.pet, after)) return { answer: state.pet, statements: [] };
-      return { answer: after, statements: [this.pets.change(state, after), this.outbox.recordChanged('pet.updated', state.pet, after)] };
-    });
-    this.outbox.committed();
-    return updated;
+  update(id: number, patch: PetPatchDto, preconditions: Preconditions, key?: IdempotentRequest): Promise<PetDto> {
+    return this.writes.write(
+      async (transaction) => {
+        const { pet, heldByOrderId } = await this.state(transaction, id);
+        requirePreconditions(preconditions, `pet ${id}`, pet);
+        const after = merged(pet, patch);
+        if (after.status !== pet.status) {
+          if (heldByOrderId !== null) throw new PetHasOpenOrderException(id, heldByOrderId);
+          checkPetMove(id, pet.status, after.status);
+        }
+        if (!differs(pet, after)) return { answer: pet, statements: [] };
+        return { answer: after, statements: [this.pets.change(after)], events: [this.outbox.recordChanged('pet.updated', pet, after)] };
+      },
+      this.idempotency.of(key, HttpStatus.OK),
+    );
   }
 
-  /** Deletes the pet (If-Match: only the representation named), with its `pet.deleted` event; a pet orders name is kept (409). */
+  /** Deletes the pet (its preconditions: only the representation named), with its `pet.deleted` event; a pet orders name is kept (409). */
   async delete(id: number, preconditions: Preconditions): Promise<void> {
     try {
-      await this.idempotency.changeOnce(undefined, HttpStatus.NO_CONTENT, async () => {
-        const state = await this.state(id);
-        requirePreconditions(preconditions, `pet ${id}`, state.pet);
-        return { answer: state.pet, statements: [this.pets.remove(state), this.outbox.recordDeleted('pet.deleted', state.pet)] };
+      await this.writes.write(async (transaction) => {
+        const { pet } = await this.state(transaction, id);
+        requirePreconditions(preconditions, `pet ${id}`, pet);
+        return { answer: pet, statements: [this.pets.remove(id)], events: [this.outbox.recordDeleted('pet.deleted', pet)] };
       });
     } catch (error) {
       // The orders' foreign key: an order names the pet.
       throw isReferencedRow(error) ? new PetHasOrdersException(id) : error;
     }
-    this.outbox.committed();
   }
 
   /** How many pets have each status, every status present. */
@@ -101,23 +105,23 @@ export class PetsService {
     return pet;
   }
 
-  /** The pet as an order's change reads it; 404 when there is none. */
-  async state(id: number): Promise<PetState> {
-    const state = await this.pets.state(id);
+  /** The pet as a write decides on it, held by that write's transaction; 404 when there is none. */
+  async state(transaction: WriteTransaction, id: number): Promise<PetState> {
+    const state = await this.pets.state(transaction, id);
     if (!state) throw new PetNotFoundException(id);
     return state;
   }
 
   /**
-   * The pet, as read, moved to `status` by an order: held by the order the transaction's insert
-   * made (`hold`), or by none; with its `pet.updated` event. Nothing when it stands there already.
+   * The pet, as read, moved to `status` by an order: held by the order whose insert the write names
+   * (`heldBy`), or released (by none); with its `pet.updated` event. No event when its status stays.
    */
-  moveForOrder(state: PetState, status: PetStatus, hold: 'hold the new order' | 'release'): PetMove {
-    const after: PetDto = { ...state.pet, status };
+  moveForOrder({ pet }: PetState, status: PetStatus, heldBy: InsertedId | 'released'): PetMove {
+    const after: PetDto = { ...pet, status };
     return {
       pet: after,
-      change: hold === 'release' ? this.pets.release(state, status) : this.pets.hold(state, status),
-      events: differs(state.pet, after) ? [this.outbox.recordChanged('pet.updated', state.pet, after)] : [],
+      change: heldBy === 'released' ? this.pets.release(pet.id, status) : this.pets.hold(pet.id, status, heldBy),
+      events: differs(pet, after) ? [this.outbox.recordChanged('pet.updated', pet, after)] : [],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BrowserCallRefusedException } from '../auth/api-key.exceptions.js';
+import { ANSWER_DEADLINE_MS } from '../config/deadlines.js';
 import type { ApiException } from '../errors/api-exception.js';
 import { databaseUnavailableAnswer, markDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { sendApiError } from '../errors/api-exception.filter.js';
@@ -18,12 +19,6 @@ declare module 'express-serve-static-core' {
 
 /** At most 128 visible ASCII characters: safe to log and to echo. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
-
-/**
- * Every request is answered within 5 s of arriving whole (the README's promise), measured by the
- * client, so the backstop fires a little earlier.
- */
-export const ANSWER_DEADLINE_MS = 4_500;
 
 /** A request that has been answered (or whose client went away), for whoever records it. */
 export interface FinishedRequest {

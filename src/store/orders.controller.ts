@@ -8,8 +8,9 @@ import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
-import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
-import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.js';
+import { Changed, Created } from '../server/answers.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
 import { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderPatchDto } from './dto/order-patch.dto.js';
@@ -63,8 +64,8 @@ export class OrdersController {
     PET_NOT_AVAILABLE: 'The animal is not available: an order holds it, or it is sold.',
   })
   @RequiresScope('store:write')
-  place(@Body() newOrder: NewOrderDto, @Idempotency() idempotency?: IdempotentRequest): Promise<OrderDto> {
-    return this.orders.place(newOrder, idempotency);
+  async place(@Body() newOrder: NewOrderDto, @IdempotencyKey() key?: IdempotentRequest): Promise<Created<OrderDto>> {
+    return new Created(await this.orders.place(newOrder, key), key?.replayed);
   }
 
   @Get(':orderId')
@@ -121,18 +122,18 @@ export class OrdersController {
     },
   })
   @RequiresScope(...changesExisting('store'))
-  update(
+  async update(
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
     @Body() patch: OrderPatchDto,
     @RequestPreconditions() preconditions: Preconditions,
-    @Idempotency() idempotency?: IdempotentRequest,
-  ): Promise<OrderDto> {
-    return this.orders.update(orderId, patch, preconditions, idempotency);
+    @IdempotencyKey() key?: IdempotentRequest,
+  ): Promise<Changed<OrderDto>> {
+    return new Changed(await this.orders.update(orderId, patch, preconditions, key), key?.replayed);
   }
 
   @Post(':orderId/cancel')
   @HttpCode(HttpStatus.OK)
-  @ChangesOnce({ takesBody: false })
+  @ChangesOnce()
   @ChangesConditionally()
   @ExperimentalOperation({
     operationId: 'cancelOrder',
@@ -158,11 +159,12 @@ export class OrdersController {
     },
   })
   @RequiresScope(...changesExisting('store'))
-  cancel(
+  async cancel(
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
     @RequestPreconditions() preconditions: Preconditions,
-    @Idempotency() idempotency?: IdempotentRequest,
-  ): Promise<OrderDto> {
-    return this.orders.cancel(orderId, preconditions, idempotency);
+    // Cancel takes no body: one sent changes nothing, so it does not make a retry another request.
+    @IdempotencyKey({ takesBody: false }) key?: IdempotentRequest,
+  ): Promise<Changed<OrderDto>> {
+    return new Changed(await this.orders.cancel(orderId, preconditions, key), key?.replayed);
   }
 }

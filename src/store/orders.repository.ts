@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { flag, id, integer, optionalDatetime, text } from '../database/columns.js';
-import { type Row, Sql } from '../database/sql.js';
-import type { Statement } from '../database/statement.js';
+import { type Row, Sql, type SqlRunner } from '../database/sql.js';
+import type { InsertedId, Statement } from '../database/statement.js';
 import type { OrderStatus } from './order-status.js';
 
 /** A row of the orders table. */
@@ -18,8 +18,9 @@ const COLUMNS = 'id, pet_id AS petId, quantity, status, ship_date AS shipDate, c
 const PAGE = `SELECT ${COLUMNS} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
 const BY_ID = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;
 const INSERT = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complete) VALUES (?, ?, ?, ?, ?)';
-const STATE = `SELECT ${COLUMNS}, version FROM orders WHERE id = ?`;
-const CHANGE = 'UPDATE orders SET status = ?, ship_date = ?, complete = ?, version = version + 1 WHERE id = ? AND version = ?';
+// Each change still counts the version up: an instance of 1.4.0 beside this one in a rolling
+// upgrade makes its changes only to the version it read.
+const CHANGE = 'UPDATE orders SET status = ?, ship_date = ?, complete = ?, version = version + 1 WHERE id = ?';
 
 const readOrder = (row: Row): StoredOrder => ({
   id: id(row.id),
@@ -30,22 +31,16 @@ const readOrder = (row: Row): StoredOrder => ({
   complete: flag(row.complete),
 });
 
-/** An order as a change reads it: the row, and the version the change is made to. */
-export interface OrderState {
-  readonly order: StoredOrder;
-  readonly version: number;
-}
-
-const readOrderState = (row: Row): OrderState => ({ order: readOrder(row), version: integer(row.version) });
-
 /** The orders table, one written-out statement per question, run by Sql. */
 @Injectable()
 export class OrdersRepository {
-  /** The one statement that differs by database: see SqlDialect.forceIndex. */
+  /** The statements that differ by database: see SqlDialect.forceIndex and forUpdate. */
   private readonly pageWithStatusSql: string;
+  private readonly stateSql: string;
 
   constructor(private readonly sql: Sql) {
     this.pageWithStatusSql = `SELECT ${COLUMNS} FROM orders${sql.dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
+    this.stateSql = `SELECT ${COLUMNS} FROM orders WHERE id = ?${sql.dialect.forUpdate}`;
   }
 
   /** Up to `limit` orders after `afterId` (0: from the start), only those with `status` when given. */
@@ -60,22 +55,22 @@ export class OrdersRepository {
     return order;
   }
 
-  /** The order as a change reads it. */
-  async state(id: number): Promise<OrderState | undefined> {
-    const [state] = await this.sql.rows(STATE, [id], readOrderState);
-    return state;
+  /** The order as a write decides on it, held until that write commits (the write's transaction). */
+  async state(transaction: SqlRunner, id: number): Promise<StoredOrder | undefined> {
+    const [order] = await transaction.rows(this.stateSql, [id], readOrder);
+    return order;
   }
 
-  /** The change of the order, as read, to `order`: to run in the transaction that moves its pet and records its events. */
-  change({ order: { id }, version }: OrderState, { status, shipDate, complete }: StoredOrder): Statement {
-    return { sql: CHANGE, parameters: [status, shipDate, complete, id, version], toRowAsRead: true };
+  /** The change of the order to `order`: for the write that moves its pet and records its events. */
+  change({ id, status, shipDate, complete }: StoredOrder): Statement {
+    return { sql: CHANGE, parameters: [status, shipDate, complete, id] };
   }
 
   /**
-   * The insert of an order, to run in the transaction that records what else it makes (Sql.write);
-   * it fails on the foreign key to pets when its pet does not exist (isForeignKeyViolation).
+   * The insert of an order, whose id is `id`, for the write that records what else it makes; it
+   * fails on the foreign key to pets when its pet does not exist (isForeignKeyViolation).
    */
-  insert({ petId, quantity, status, shipDate, complete }: Omit<StoredOrder, 'id'>): Statement {
-    return { sql: INSERT, parameters: [petId, quantity, status, shipDate, complete] };
+  insert({ petId, quantity, status, shipDate, complete }: Omit<StoredOrder, 'id'>, id: InsertedId): Statement {
+    return { sql: INSERT, parameters: [petId, quantity, status, shipDate, complete], inserts: id };
   }
 }

@@ -12,8 +12,9 @@ import {
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
 import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
-import { Idempotency } from '../idempotency/idempotency-claim.decorator.js';
-import type { IdempotentRequest } from '../idempotency/idempotency.repository.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.js';
+import { Created } from '../server/answers.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { PageQuery } from '../pagination/page-query.dto.js';
 import { JSON_BODY_ERRORS, JsonBodyGuard } from '../validation/json-body.guard.js';
@@ -53,8 +54,11 @@ export class WebhookEndpointsController {
     ...JSON_BODY_ERRORS,
   })
   @RequiresScope('webhooks:write')
-  create(@Body() endpoint: NewWebhookEndpointDto, @Idempotency() idempotency?: IdempotentRequest): Promise<CreatedWebhookEndpointDto> {
-    return this.webhooks.createEndpoint(endpoint, idempotency);
+  async create(
+    @Body() endpoint: NewWebhookEndpointDto,
+    @IdempotencyKey() key?: IdempotentRequest,
+  ): Promise<Created<CreatedWebhookEndpointDto>> {
+    return new Created(await this.webhooks.createEndpoint(endpoint, key), key?.replayed);
   }
 
   @Get()

@@ -1,12 +1,13 @@
 import { isIP } from 'node:net';
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { Outbox } from '../events/outbox.js';
-import { IdempotencyRepository, type IdempotentRequest } from '../idempotency/idempotency.repository.js';
+import { UnitOfWork } from '../database/unit-of-work.js';
+import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { DeliveryLogRepository } from './delivery-log.repository.js';
 import { Deliverer } from './deliverer.js';
@@ -36,7 +37,8 @@ export class WebhooksService {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly events: EventsRepository,
     private readonly deliveries: DeliveryLogRepository,
-    private readonly idempotency: IdempotencyRepository,
+    private readonly writes: UnitOfWork,
+    private readonly idempotency: Idempotency,
     private readonly outbox: Outbox,
     private readonly deliverer: Deliverer,
     private readonly policy: AddressPolicy,
@@ -47,7 +49,8 @@ export class WebhooksService {
     const secret = newSigningSecret();
     const createdAt = new Date(this.clock.now());
     const { endpoint, statement } = this.endpoints.insert({ url: checked, events, description: description ?? null, secret, createdAt });
-    return this.idempotency.createOnce(idempotency, { ...WebhookEndpointDto.from(endpoint), secret }, [statement], { idFromInsert: false });
+    const answer = { ...WebhookEndpointDto.from(endpoint), secret };
+    return this.writes.write(async () => ({ answer, statements: [statement] }), this.idempotency.of(idempotency, HttpStatus.CREATED));
   }
 
   async listEndpoints(query: PageQuery): Promise<Page<WebhookEndpointDto>> {

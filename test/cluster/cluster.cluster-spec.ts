@@ -322,6 +322,45 @@ describe('the stack on a three-node Galera cluster', () => {
     expect(((await pet.json()) as { status: string }).status).toBe('pending');
     expect(Object.values(await connectionsOfEachProxy()).every((connections) => connections > 0)).toBe(true);
   });
+
+  test('50 unconditional PATCHes of one pet at once, through every replica and both proxies: 50 answered 200, and the events replay to the final row', async () => {
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${stack.base}/v1/pets`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Popular on the cluster', categoryId: 1 }),
+    });
+    const pet = (await created.json()) as Record<string, unknown> & { id: number };
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const answer = await fetch(`${stack.base}/v1/pets/${pet.id}`, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify(i % 2 === 0 ? { name: `Renamed ${i}` } : { categoryId: 100 + i }),
+        });
+        await answer.arrayBuffer();
+        return answer.status;
+      }),
+    );
+    figures.concurrentPatches = Object.fromEntries([...new Set(statuses)].map((status) => [status, statuses.filter((s) => s === status).length]));
+    expect(statuses).toEqual(Array(50).fill(200));
+    // The pet.updated events in the order they were written: each previousAttributes is what the one before left.
+    type Event = { data: { object: Record<string, unknown> & { id: number }; previousAttributes: Record<string, unknown> } };
+    const events: Event[] = [];
+    for (let url: string | undefined = `${stack.base}/v1/events?type=pet.updated&limit=100`; url; ) {
+      const page = await fetch(url, { headers });
+      events.push(...((await page.json()) as Event[]).filter((event) => event.data.object.id === pet.id));
+      url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1]?.replace(/^https?:\/\/[^/]+/, stack.base);
+    }
+    expect(events).toHaveLength(50);
+    let replayed: Record<string, unknown> = pet;
+    for (const { data } of events) {
+      for (const [field, before] of Object.entries(data.previousAttributes)) expect(replayed[field]).toEqual(before);
+      replayed = data.object;
+    }
+    const final = await fetch(`${stack.base}/v1/pets/${pet.id}`, { headers });
+    expect(replayed).toEqual(await final.json());
+  });
 });
 
 describe.each([1, 2])('the node taking the writes killed under keyed creates (round %i)', (round) => {

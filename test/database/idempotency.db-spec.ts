@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import type { Sql } from '../../src/database/sql.js';
+import { InsertedId } from '../../src/database/statement.js';
+import { UnitOfWork } from '../../src/database/unit-of-work.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
-import { IdempotencyClaim, IdempotencyRepository, IdempotentRequest } from '../../src/idempotency/idempotency.repository.js';
+import { Idempotency, IdempotentRequest } from '../../src/idempotency/idempotency.js';
+import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
 import { PINO_LOGGER } from '../../src/logging/logging.module.js';
 import { PetsRepository } from '../../src/pets/pets.repository.js';
 import { DATABASE_KINDS } from '../e2e/support/test-database.js';
@@ -15,13 +18,21 @@ import { useDatabase } from './support/use-database.js';
  */
 describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
   let sql: Sql;
-  let records: IdempotencyRepository;
+  let writes: UnitOfWork;
+  let idempotency: Idempotency;
   let pets: PetsRepository;
 
-  const ctx = useDatabase(kind, [{ provide: PINO_LOGGER, useValue: pino({ enabled: false }) }, IdempotencyRepository, PetsRepository]);
+  const ctx = useDatabase(kind, [
+    { provide: PINO_LOGGER, useValue: pino({ enabled: false }) },
+    IdempotencyRepository,
+    Idempotency,
+    UnitOfWork,
+    PetsRepository,
+  ]);
   beforeAll(() => {
     sql = ctx.sql;
-    records = ctx.module.get(IdempotencyRepository);
+    writes = ctx.module.get(UnitOfWork);
+    idempotency = ctx.module.get(Idempotency);
     pets = ctx.module.get(PetsRepository);
   });
 
@@ -31,32 +42,34 @@ describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
   it('lets no late owner complete a claim taken over from it: its create is rolled back with IDEMPOTENCY_KEY_IN_USE', async () => {
     const body = { name: `Late owner ${kind} ${Date.now()}`, categoryId: 1 };
     const pet = { id: 0, ...body, status: 'available' as const };
-    const idFromInsert = { idFromInsert: true };
+    const id = new InsertedId('pet');
+    const create = async () => ({ answer: pet, answerId: id, statements: [pets.insert(pet, id)] });
     const request = () => new IdempotentRequest('key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
 
-    const first = await records.claim('key-late-owner', 'late-owner', request().fingerprint);
-    if (first.kind !== 'claimed') throw new Error(`expected a claim, got a ${first.kind}`);
+    const lateOwner = idempotency.of<typeof pet>(request(), 201)!;
+    expect(await lateOwner.begin()).toBeUndefined();
     // The first owner, still running past the deadline (its database was silent): its claim as old as an abandoned one.
-    const claimedAt = new Date(first.claim.claimedAt.getTime() - 8_000);
-    await sql.run('UPDATE idempotency_records SET created_at = ? WHERE id = ?', [claimedAt, first.claim.recordId]);
-    const lateOwner = new IdempotencyClaim(records, first.claim.recordId, claimedAt);
+    await sql.run("UPDATE idempotency_records SET created_at = ? WHERE key_id = 'key-late-owner'", [new Date(Date.now() - 9_000)]);
 
     // A retry takes the claim over and creates the pet.
     const retry = request();
-    const created = await records.createOnce(retry, pet, [pets.insert(pet)], idFromInsert);
+    const created = await writes.write(create, idempotency.of(retry, 201));
     expect(retry.replayed).toBe(false);
     expect(created.id).toBeGreaterThan(0);
 
-    // What createOnce runs for the late owner once it is answered: the create and the stored answer in one transaction.
-    await expect(records.write(lateOwner, 201, { answer: pet, statements: [pets.insert(pet)], idFromInsert: true })).rejects.toMatchObject({
-      code: 'IDEMPOTENCY_KEY_IN_USE',
-    });
-    await lateOwner.release();
+    // What the unit of work commits for the late owner once it is answered: the create and the stored answer in one transaction.
+    const decision = await create();
+    const joined = lateOwner.join(decision);
+    const transaction = await sql.begin();
+    await expect(
+      transaction.commit([...decision.statements, ...joined.statements], (written) => joined.check(written.slice(1))),
+    ).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    await lateOwner.abandon();
     expect(await petsNamed(body.name)).toBe(1);
 
     // The retry's answer stands: the late owner's release freed nothing.
     const again = request();
-    expect(await records.createOnce(again, pet, [pets.insert(pet)], idFromInsert)).toEqual(created);
+    expect(await writes.write(create, idempotency.of(again, 201))).toEqual(created);
     expect(again.replayed).toBe(true);
     expect(await petsNamed(body.name)).toBe(1);
   });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { id, text } from '../../src/database/columns.js';
-import { JsonWithInsertedId } from '../../src/database/json-with-inserted-id.js';
 import { Sql } from '../../src/database/sql.js';
+import { InsertedId, JsonWithInsertedId } from '../../src/database/statement.js';
 import { useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
 /**
- * Sql.write, which runs a create's statements in one transaction (on MySQL in one round trip):
+ * Sql.write, which runs a write's statements in one transaction (on MySQL in one round trip):
  * all or nothing, on the service's own connection, leaving no connection in a transaction behind.
  */
 describe.each(DATABASE_KINDS)('Sql on %s', (kind) => {
@@ -19,13 +19,11 @@ describe.each(DATABASE_KINDS)('Sql on %s', (kind) => {
   });
 
   it('applies every statement and says what each did, the later ones writing the id the first one generated', async () => {
-    const payload = JsonWithInsertedId.of({ id: 0, name: 'written' }, ['id']);
+    const id = new InsertedId('pet');
+    const payload = new JsonWithInsertedId({ id: 0, name: 'written' }, ['id'], id);
     const [pet, recorded] = await sql().write([
-      insertPet('all-of-it'),
-      {
-        sql: `UPDATE pets SET name = ${sql().dialect.jsonWithInsertedId} WHERE name = ?`,
-        parameters: [payload.before, payload.after, 'all-of-it'],
-      },
+      { ...insertPet('all-of-it'), inserts: id },
+      { sql: 'UPDATE pets SET name = ? WHERE name = ?', parameters: [payload, 'all-of-it'] },
     ]);
     expect(pet).toEqual({ insertId: expect.any(Number), affectedRows: 1 });
     expect(recorded.affectedRows).toBe(1);

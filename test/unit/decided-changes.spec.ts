@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Sql, Written } from '../../src/database/sql.js';
 import type { Statement } from '../../src/database/statement.js';
-import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
+import { UnitOfWork } from '../../src/database/unit-of-work.js';
 
 /** An InnoDB deadlock or a Galera certification failure, as mysql2 reports it: the transaction was rolled back whole. */
 const conflict = () =>
@@ -11,13 +11,17 @@ const conflict = () =>
 function database(outcomes: (Error | 'applied')[]): { sql: Sql; written: Statement[][] } {
   const written: Statement[][] = [];
   const sql = {
-    dialect: { jsonWithInsertedId: '?' },
-    write: async (statements: readonly Statement[]): Promise<Written[]> => {
-      written.push([...statements]);
-      const outcome = outcomes.shift();
-      if (outcome instanceof Error) throw outcome;
-      return statements.map(() => ({ affectedRows: 1, insertId: 0 }));
-    },
+    begin: async () => ({
+      rows: async () => [],
+      run: async () => ({ affectedRows: 0, insertId: 0 }),
+      rollback: async () => undefined,
+      commit: async (statements: readonly Statement[]): Promise<Written[]> => {
+        written.push([...statements]);
+        const outcome = outcomes.shift();
+        if (outcome instanceof Error) throw outcome;
+        return statements.map(() => ({ affectedRows: 1, insertId: 0 }));
+      },
+    }),
   } as unknown as Sql;
   return { sql, written };
 }
@@ -27,7 +31,7 @@ describe('a decided change that loses a write conflict', () => {
     const { sql, written } = database([conflict(), 'applied']);
     const pet = { status: 'available' };
     const decisions: string[] = [];
-    const changed = await new IdempotencyRepository(sql).changeOnce(undefined, 200, async () => {
+    const changed = await new UnitOfWork(sql).write(async () => {
       decisions.push(pet.status);
       const statement = { sql: `UPDATE pets SET status = 'pending' WHERE status = '${pet.status}'`, parameters: [] };
       // What the winner of the conflict did meanwhile: the next decision reads it.
@@ -47,7 +51,7 @@ describe('a decided change that loses a write conflict', () => {
     let decisions = 0;
     const refused = new Error('409 PET_NOT_AVAILABLE');
     await expect(
-      new IdempotencyRepository(sql).changeOnce(undefined, 201, async () => {
+      new UnitOfWork(sql).write(async () => {
         if (++decisions > 1) throw refused;
         return { answer: {}, statements: [{ sql: 'INSERT INTO orders …', parameters: [] }] };
       }),
@@ -58,11 +62,11 @@ describe('a decided change that loses a write conflict', () => {
   it('is answered 503 SERVICE_UNAVAILABLE, "retry", after five conflicts in a row; any other error at once', async () => {
     const { sql, written } = database(Array.from({ length: 5 }, conflict));
     const decide = async () => ({ answer: {}, statements: [{ sql: 'INSERT INTO orders …', parameters: [] }] });
-    await expect(new IdempotencyRepository(sql).changeOnce(undefined, 201, decide)).rejects.toMatchObject({ status: 503 });
+    await expect(new UnitOfWork(sql).write(decide)).rejects.toMatchObject({ status: 503 });
     expect(written).toHaveLength(5);
 
     const other = database([Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' })]);
-    await expect(new IdempotencyRepository(other.sql).changeOnce(undefined, 201, decide)).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
+    await expect(new UnitOfWork(other.sql).write(decide)).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
     expect(other.written).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { datetime, flag, id, IdOutOfRangeError } from '../../src/database/columns.js';
-import { JsonWithInsertedId } from '../../src/database/json-with-inserted-id.js';
+import { InsertedId, JsonWithInsertedId } from '../../src/database/statement.js';
 import { listOf, rowsOf, sqlLiteral, utcDatetime, withListsExpanded, withLiterals } from '../../src/database/sql-literal.js';
 
 describe('values written into statement text as literals', () => {
@@ -66,6 +66,9 @@ describe('values written into statement text as literals', () => {
   });
 });
 
+/** The id an insert of the write names. */
+const PET_ID = new InsertedId('pet');
+
 describe('JSON with the inserted id at its place', () => {
   it('is JSON.stringify of the value with the id in place, whatever the value holds', () => {
     const member = fc.oneof(
@@ -77,23 +80,23 @@ describe('JSON with the inserted id at its place', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), member), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (rest, insertedId) => {
         const pet = { id: 0, ...rest, name: rest.name ?? 'Rex -9007199254740991' };
-        expect(JsonWithInsertedId.of(pet, ['id']).withId(insertedId)).toBe(JSON.stringify({ ...pet, id: insertedId }));
+        expect(new JsonWithInsertedId(pet, ['id'], PET_ID).withId(insertedId)).toBe(JSON.stringify({ ...pet, id: insertedId }));
         const event = { id: 'evt_1', type: 'pet.created', data: { object: pet }, after: rest };
         const expected = JSON.stringify({ ...event, data: { object: { ...pet, id: insertedId } } });
-        expect(JsonWithInsertedId.of(event, ['data', 'object', 'id']).withId(insertedId)).toBe(expected);
+        expect(new JsonWithInsertedId(event, ['data', 'object', 'id'], PET_ID).withId(insertedId)).toBe(expected);
       }),
     );
   });
 
   it('keeps the id where it stands among the members, first, last or alone', () => {
-    expect(JsonWithInsertedId.of({ id: 0 }, ['id']).withId(5)).toBe('{"id":5}');
-    expect(JsonWithInsertedId.of({ a: 1, id: 0 }, ['id']).withId(5)).toBe('{"a":1,"id":5}');
-    expect(JsonWithInsertedId.of({ a: undefined, id: 0, b: () => 1 }, ['id']).withId(5)).toBe('{"id":5}');
+    expect(new JsonWithInsertedId({ id: 0 }, ['id'], PET_ID).withId(5)).toBe('{"id":5}');
+    expect(new JsonWithInsertedId({ a: 1, id: 0 }, ['id'], PET_ID).withId(5)).toBe('{"a":1,"id":5}');
+    expect(new JsonWithInsertedId({ a: undefined, id: 0, b: () => 1 }, ['id'], PET_ID).withId(5)).toBe('{"id":5}');
   });
 
   it('refuses a path with no member at its end', () => {
-    expect(() => JsonWithInsertedId.of({ name: 'x' }, ['id'])).toThrow(/no member id/);
-    expect(() => JsonWithInsertedId.of(new Date(), ['id'])).toThrow(TypeError);
+    expect(() => new JsonWithInsertedId({ name: 'x' }, ['id'], PET_ID)).toThrow(/no member id/);
+    expect(() => new JsonWithInsertedId(new Date(), ['id'], PET_ID)).toThrow(TypeError);
   });
 });
 
