@@ -342,12 +342,14 @@ describe('the stack on a three-node Galera cluster', () => {
         return answer.status;
       }),
     );
-    figures.concurrentPatches = Object.fromEntries([...new Set(statuses)].map((status) => [status, statuses.filter((s) => s === status).length]));
+    figures.concurrentPatches = Object.fromEntries(
+      [...new Set(statuses)].map((status) => [status, statuses.filter((s) => s === status).length]),
+    );
     expect(statuses).toEqual(Array(50).fill(200));
     // The pet.updated events in the order they were written: each previousAttributes is what the one before left.
     type Event = { data: { object: Record<string, unknown> & { id: number }; previousAttributes: Record<string, unknown> } };
     const events: Event[] = [];
-    for (let url: string | undefined = `${stack.base}/v1/events?type=pet.updated&limit=100`; url; ) {
+    for (let url: string | undefined = `${stack.base}/v1/events?type=pet.updated&limit=100`; url;) {
       const page = await fetch(url, { headers });
       events.push(...((await page.json()) as Event[]).filter((event) => event.data.object.id === pet.id));
       url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1]?.replace(/^https?:\/\/[^/]+/, stack.base);
