@@ -247,12 +247,12 @@ function servers(config: AppConfig): Server[] {
 
 /**
  * Swagger UI's Try it out calls the first server of the document. This script, loaded by its page
- * (a file: the page's Content-Security-Policy runs no inline script), puts the address the page was
- * opened at first, so that Try it out works wherever that is (127.0.0.1, a proxy's name, an internal
- * address while PUBLIC_BASE_URL names the public one) and stays within the policy's connect-src
- * 'self'. The document's own servers follow, to be chosen from.
+ * (a file, try-it-out.js: the page's Content-Security-Policy runs no inline script), puts the
+ * address the page was opened at first, so that Try it out works wherever that is (127.0.0.1, a
+ * proxy's name, an internal address while PUBLIC_BASE_URL names the public one) and stays within
+ * the policy's connect-src 'self'. The document's own servers follow, to be chosen from.
  */
-const THIS_SERVER_FIRST = `(function () {
+const TRY_IT_OUT_SCRIPT = `(function () {
   var build = window.SwaggerUIBundle;
   var thisServer = window.location.origin + window.location.pathname.replace(/\\/docs(\\/.*)?$/, '');
   window.SwaggerUIBundle = Object.assign(function (options) {
@@ -269,7 +269,7 @@ const THIS_SERVER_FIRST = `(function () {
 export function serveOpenApiDocument(app: NestExpressApplication, document: OpenAPIObject): void {
   const page = `${API_PREFIX}/docs`;
   const express: Express = app.getHttpAdapter().getInstance();
-  // The page's relative addresses (its assets, this-server-first.js) resolve under /docs/ only, so
+  // The page's relative addresses (its assets, try-it-out.js) resolve under /docs/ only, so
   // the address the start-up line and the README give is sent there; a relative Location keeps a
   // proxy's path prefix (/petstore/v1/docs to /petstore/v1/docs/) and the query string.
   express.get(page, (request, response, next) => {
@@ -277,10 +277,10 @@ export function serveOpenApiDocument(app: NestExpressApplication, document: Open
     const query = request.originalUrl.indexOf('?');
     response.redirect(301, `docs/${query < 0 ? '' : request.originalUrl.slice(query)}`);
   });
-  express.get(`${page}/this-server-first.js`, (_request, response) => void response.type('application/javascript').send(THIS_SERVER_FIRST));
+  express.get(`${page}/try-it-out.js`, (_request, response) => void response.type('application/javascript').send(TRY_IT_OUT_SCRIPT));
   SwaggerModule.setup(page, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
-    customJs: './this-server-first.js',
+    customJs: './try-it-out.js',
   });
 }

@@ -237,9 +237,9 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it('serves Swagger UI the script that puts the address its page was opened at first, as a file the page may run', async () => {
     const page = await ctx.http().get('/v1/docs/');
-    expect(page.text).toContain(`<script src='./this-server-first.js'></script>`);
+    expect(page.text).toContain(`<script src='./try-it-out.js'></script>`);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const script = await ctx.http().get('/v1/docs/this-server-first.js');
+    const script = await ctx.http().get('/v1/docs/try-it-out.js');
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/^application\/javascript/);
     expect(script.text).toContain('window.location.origin');
