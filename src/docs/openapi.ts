@@ -87,9 +87,11 @@ export function buildOpenApiDocument(
 }
 
 /**
- * Every path and query parameter shows an example, which Swagger UI's Try it out fills in and a
- * contract tester (Dredd) sends: the one its decorator gives, else its schema's, else its enum's
- * first value, else its minimum. Nest's document keeps no example beside a schema of the parameter's.
+ * Path and query parameters show an example, which Swagger UI's Try it out fills in and a contract
+ * tester (Dredd) sends: the one its decorator gives, else its schema's, else its enum's first value,
+ * else its minimum. Nest's document keeps no example beside a schema of the parameter's. A required
+ * one must have one; an optional one goes without when no value is safe to send unasked, as a
+ * cursor (page-query.dto.ts).
  */
 function giveEveryParameterAnExample(document: OpenAPIObject): void {
   for (const operation of operationsOf(document)) {
@@ -97,7 +99,8 @@ function giveEveryParameterAnExample(document: OpenAPIObject): void {
       if ('$ref' in parameter || (parameter.in !== 'path' && parameter.in !== 'query') || parameter.example !== undefined) continue;
       const schema = resolved(document, parameter.schema);
       parameter.example = schema?.example ?? schema?.enum?.[0] ?? schema?.minimum;
-      if (parameter.example === undefined) throw new Error(`${parameter.in} parameter ${parameter.name} has no example`);
+      if (parameter.example === undefined && parameter.required)
+        throw new Error(`${parameter.in} parameter ${parameter.name} has no example`);
     }
   }
 }

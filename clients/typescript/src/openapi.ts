@@ -961,10 +961,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsInBldHM_c3RhdHVzPWF2YWlsYWJsZSJd.GMf1RWbj
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
                 /**
                  * @description Only animals with this status.
@@ -1814,10 +1811,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsIm9yZGVycz9zdGF0dXM9cGxhY2VkIl0.Fw5H-wd3
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
                 /**
                  * @description Only orders with this status.
@@ -2858,10 +2852,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsIndlYmhvb2stZW5kcG9pbnRzPyJd.rclRvWyu
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
             };
             header?: never;
@@ -3956,10 +3947,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsImV2ZW50cz90eXBlPXBldC5jcmVhdGVkIl0.vAuGrUcW
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
                 /**
                  * @description Only events of this type.
