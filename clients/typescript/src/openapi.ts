@@ -1114,7 +1114,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1607,7 +1607,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
                 "If-None-Match"?: string;
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1964,7 +1964,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2309,7 +2309,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
                 "If-None-Match"?: string;
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2513,7 +2513,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
                 "If-None-Match"?: string;
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2965,7 +2965,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
