@@ -494,7 +494,10 @@ export interface components {
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
-            /** @description Whether the order is complete, which it is exactly when delivered: it may be left out, or given as the status makes it (true with delivered, false otherwise); any other value is refused. */
+            /**
+             * @description Whether the order is complete, which it is exactly when delivered: it may be left out, or given as the status makes it (true with delivered, false otherwise); any other value is refused.
+             * @example false
+             */
             complete?: boolean;
         };
         /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set while the order is open (delivered and cancelled are final). A field left out is unchanged; none may be null. An order is cancelled with POST /store/orders/{orderId}/cancel. */
