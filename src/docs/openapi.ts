@@ -87,9 +87,11 @@ export function buildOpenApiDocument(
 }
 
 /**
- * Every path and query parameter shows an example, which Swagger UI's Try it out fills in and a
- * contract tester (Dredd) sends: the one its decorator gives, else its schema's, else its enum's
- * first value, else its minimum. Nest's document keeps no example beside a schema of the parameter's.
+ * Path and query parameters show an example, which Swagger UI's Try it out fills in and a contract
+ * tester (Dredd) sends: the one its decorator gives, else its schema's, else its enum's first value,
+ * else its minimum. Nest's document keeps no example beside a schema of the parameter's. A required
+ * one must have one; an optional one goes without when no value is safe to send unasked, as a
+ * cursor (page-query.dto.ts).
  */
 function giveEveryParameterAnExample(document: OpenAPIObject): void {
   for (const operation of operationsOf(document)) {
@@ -97,7 +99,8 @@ function giveEveryParameterAnExample(document: OpenAPIObject): void {
       if ('$ref' in parameter || (parameter.in !== 'path' && parameter.in !== 'query') || parameter.example !== undefined) continue;
       const schema = resolved(document, parameter.schema);
       parameter.example = schema?.example ?? schema?.enum?.[0] ?? schema?.minimum;
-      if (parameter.example === undefined) throw new Error(`${parameter.in} parameter ${parameter.name} has no example`);
+      if (parameter.example === undefined && parameter.required)
+        throw new Error(`${parameter.in} parameter ${parameter.name} has no example`);
     }
   }
 }
@@ -246,21 +249,65 @@ function servers(config: AppConfig): Server[] {
 }
 
 /**
- * Swagger UI's Try it out calls the first server of the document. This script, loaded by its page
- * (a file: the page's Content-Security-Policy runs no inline script), puts the address the page was
- * opened at first, so that Try it out works wherever that is (127.0.0.1, a proxy's name, an internal
- * address while PUBLIC_BASE_URL names the public one) and stays within the policy's connect-src
- * 'self'. The document's own servers follow, to be chosen from.
+ * Swagger UI's Try it out, made to work as it is (loaded by its page as a file, try-it-out.js: the
+ * page's Content-Security-Policy runs no inline script):
+ * - It calls the first server of the document: the address the page was opened at is put first, so
+ *   that Try it out works wherever that is (127.0.0.1, a proxy's name, an internal address while
+ *   PUBLIC_BASE_URL names the public one) and stays within the policy's connect-src 'self'. The
+ *   document's own servers follow, to be chosen from.
+ * - An operation that takes an Idempotency-Key, executed with the field left empty, is sent with a
+ *   fresh key: each Execute is a request of its own (a key typed in is sent as it is, to try a
+ *   replay). getRandomValues, not randomUUID: a page opened over plain http at an internal address
+ *   is no secure context.
  */
-const THIS_SERVER_FIRST = `(function () {
+const TRY_IT_OUT_SCRIPT = `(function () {
   var build = window.SwaggerUIBundle;
   var thisServer = window.location.origin + window.location.pathname.replace(/\\/docs(\\/.*)?$/, '');
+  var KEY = /^idempotency-key$/i;
+
+  function keyedOperations(paths) {
+    var keyed = [];
+    Object.keys(paths).forEach(function (path) {
+      Object.keys(paths[path]).forEach(function (method) {
+        var parameters = (paths[path][method] && paths[path][method].parameters) || [];
+        if (!parameters.some(function (parameter) { return parameter.in === 'header' && KEY.test(parameter.name); })) return;
+        var template = path.replace(/[.*+?^$()|[\\]\\\\]/g, '\\\\$&').replace(/\\{[^}]+\\}/g, '[^/]+');
+        keyed.push({ method: method.toUpperCase(), path: new RegExp('^' + template + '$') });
+      });
+    });
+    return keyed;
+  }
+
+  function freshKey() {
+    var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+    return 'swagger-ui-' + Array.prototype.map.call(bytes, function (byte) { return (byte + 256).toString(16).slice(1); }).join('');
+  }
+
   window.SwaggerUIBundle = Object.assign(function (options) {
-    var listed = (options.spec && options.spec.servers) || [];
+    var spec = options.spec || {};
     var servers = [{ url: thisServer, description: 'This server: the address this page was opened at' }].concat(
-      listed.filter(function (server) { return server.url !== thisServer; }),
+      (spec.servers || []).filter(function (server) { return server.url !== thisServer; }),
     );
-    return build(Object.assign({}, options, { spec: Object.assign({}, options.spec, { servers: servers }) }));
+    var keyed = keyedOperations(spec.paths || {});
+    function takesKey(request) {
+      var url = request.url.split('?')[0];
+      return servers.some(function (server) {
+        if (url.indexOf(server.url + '/') !== 0) return false;
+        var path = url.slice(server.url.length);
+        return keyed.some(function (operation) { return operation.method === request.method && operation.path.test(path); });
+      });
+    }
+    var asked = options.requestInterceptor;
+    return build(Object.assign({}, options, {
+      spec: Object.assign({}, spec, { servers: servers }),
+      requestInterceptor: function (request) {
+        var headers = request.headers || (request.headers = {});
+        if (takesKey(request) && !Object.keys(headers).some(function (name) { return KEY.test(name); })) {
+          headers['Idempotency-Key'] = freshKey();
+        }
+        return asked ? asked(request) : request;
+      },
+    }));
   }, build);
 })();
 `;
@@ -269,7 +316,7 @@ const THIS_SERVER_FIRST = `(function () {
 export function serveOpenApiDocument(app: NestExpressApplication, document: OpenAPIObject): void {
   const page = `${API_PREFIX}/docs`;
   const express: Express = app.getHttpAdapter().getInstance();
-  // The page's relative addresses (its assets, this-server-first.js) resolve under /docs/ only, so
+  // The page's relative addresses (its assets, try-it-out.js) resolve under /docs/ only, so
   // the address the start-up line and the README give is sent there; a relative Location keeps a
   // proxy's path prefix (/petstore/v1/docs to /petstore/v1/docs/) and the query string.
   express.get(page, (request, response, next) => {
@@ -277,10 +324,10 @@ export function serveOpenApiDocument(app: NestExpressApplication, document: Open
     const query = request.originalUrl.indexOf('?');
     response.redirect(301, `docs/${query < 0 ? '' : request.originalUrl.slice(query)}`);
   });
-  express.get(`${page}/this-server-first.js`, (_request, response) => void response.type('application/javascript').send(THIS_SERVER_FIRST));
+  express.get(`${page}/try-it-out.js`, (_request, response) => void response.type('application/javascript').send(TRY_IT_OUT_SCRIPT));
   SwaggerModule.setup(page, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
-    customJs: './this-server-first.js',
+    customJs: './try-it-out.js',
   });
 }

@@ -26,10 +26,11 @@ function idempotencyKeyDocument(what: string): MethodDecorator[] {
       description:
         'Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a ' +
         `retry with the same body gets it back, with \`Idempotent-Replayed: true\`, ${what} nothing. ` +
-        '1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941).',
+        '1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each ' +
+        'request that must take effect once, such as `order-4711-approve`.',
       // The same rule as parseIdempotencyKey: a bare key, or a quoted one, of 1 to 255 characters.
+      // No example: tools send it (Swagger UI fills it in), and every write would share one key.
       schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^(?!".*"$)[ -~]{1,255}$|^"[ -~]{1,255}"$' },
-      example: 'order-4711-approve',
     }),
     ...errorResponses({
       IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still in flight; retry after `Retry-After`.',

@@ -494,7 +494,10 @@ export interface components {
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
-            /** @description Whether the order is complete, which it is exactly when delivered: it may be left out, or given as the status makes it (true with delivered, false otherwise); any other value is refused. */
+            /**
+             * @description Whether the order is complete, which it is exactly when delivered: it may be left out, or given as the status makes it (true with delivered, false otherwise); any other value is refused.
+             * @example false
+             */
             complete?: boolean;
         };
         /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set while the order is open (delivered and cancelled are final). A field left out is unchanged; none may be null. An order is cancelled with POST /store/orders/{orderId}/cancel. */
@@ -961,10 +964,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsInBldHM_c3RhdHVzPWF2YWlsYWJsZSJd.GMf1RWbj
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
                 /**
                  * @description Only animals with this status.
@@ -1117,7 +1117,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1610,7 +1610,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
                 "If-None-Match"?: string;
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1814,10 +1814,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsIm9yZGVycz9zdGF0dXM9cGxhY2VkIl0.Fw5H-wd3
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
                 /**
                  * @description Only orders with this status.
@@ -1970,7 +1967,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2315,7 +2312,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
                 "If-None-Match"?: string;
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2519,7 +2516,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
                 "If-None-Match"?: string;
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, changing nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2858,10 +2855,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsIndlYmhvb2stZW5kcG9pbnRzPyJd.rclRvWyu
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
             };
             header?: never;
@@ -2974,7 +2968,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941). */
+                /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3956,10 +3950,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /**
-                 * @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`.
-                 * @example WzEsImV2ZW50cz90eXBlPXBldC5jcmVhdGVkIl0.vAuGrUcW
-                 */
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
                 /**
                  * @description Only events of this type.

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { cursorProperty, PageQuery } from '../../pagination/page-query.dto.js';
+import { PageQuery } from '../../pagination/page-query.dto.js';
 import { PET_STATUSES, type PetStatus } from '../pet-status.js';
 import { STATUS_PROPERTY } from './pet-properties.js';
 
@@ -9,7 +9,4 @@ export class ListPetsQuery extends PageQuery {
   @IsOptional()
   @IsIn(PET_STATUSES, { message: `status must be one of ${PET_STATUSES.join(', ')}` })
   status?: PetStatus;
-
-  @ApiPropertyOptional(cursorProperty('pets', { status: 'available' }))
-  declare cursor?: string;
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { cursorProperty, PageQuery } from '../../pagination/page-query.dto.js';
+import { PageQuery } from '../../pagination/page-query.dto.js';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status.js';
 import { ORDER_STATUS_PROPERTY } from './order-properties.js';
 
@@ -9,7 +9,4 @@ export class ListOrdersQuery extends PageQuery {
   @IsOptional()
   @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
   status?: OrderStatus;
-
-  @ApiPropertyOptional(cursorProperty('orders', { status: 'placed' }))
-  declare cursor?: string;
 }

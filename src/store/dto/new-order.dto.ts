@@ -57,6 +57,8 @@ export class NewOrderDto {
     description:
       'Whether the order is complete, which it is exactly when delivered: it may be left out, or given as the status ' +
       'makes it (true with delivered, false otherwise); any other value is refused.',
+    // The example status's: Swagger UI's Try it out sends the example body, which would otherwise say true (a 400).
+    example: false,
   })
   @unlessAbsent
   @IsBoolean({ message: 'complete must be true or false' })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { DATE_TIME_PROPERTY, DATE_TIME_RULE, IsDateTime } from '../../validation/is-date-time.validator.js';
 import { API_VERSION } from '../../config/api-version.js';
-import { cursorProperty, PageQuery } from '../../pagination/page-query.dto.js';
+import { PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
@@ -94,9 +94,6 @@ export class ListEventsQuery extends PageQuery {
   @IsOptional()
   @IsIn(EVENT_TYPES, { message: `type must be one of ${EVENT_TYPES.join(', ')}` })
   type?: string;
-
-  @ApiPropertyOptional(cursorProperty('events', { type: 'pet.created' }))
-  declare cursor?: string;
 }
 
 @ApiSchema({ name: 'Redelivery', description: 'Which endpoint to send the event to again; all subscribed ones when absent.' })
