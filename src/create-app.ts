@@ -6,18 +6,18 @@ import type { Logger as PinoLogger } from 'pino';
 import { AppModule, DOCUMENT_CONTRIBUTIONS } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './config/clock.js';
-import { buildOpenApiDocument, serveOpenApiDocument } from './docs/openapi.js';
-import { ApiExpressAdapter } from './server/api-express-adapter.js';
-import { boundClientConnections } from './server/client-connections.js';
-import { constantHeaders, httpEdge } from './server/edge.js';
-import { InFlightRequests } from './server/in-flight-requests.js';
-import { PUBLIC_BASE_URL_SETTING } from './server/request-origin.js';
-import { RouteTable } from './server/route-table.js';
-import { UnroutedRequests } from './server/unrouted-requests.js';
+import { buildOpenApiDocument, serveOpenApiDocument } from './openapi/openapi.js';
+import { ApiExpressAdapter } from './http/api-express-adapter.js';
+import { boundClientConnections } from './http/client-connections.js';
+import { constantHeaders, httpEdge } from './http/edge.js';
+import { InFlightRequests } from './http/in-flight-requests.js';
+import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
+import { RouteTable } from './http/route-table.js';
+import { UnroutedRequests } from './http/unrouted-requests.js';
 import { cacheValidationMetadata } from './validation/validation-metadata.js';
-import { databaseOutageLog } from './server/database-outage-log.js';
+import { databaseOutageLog } from './http/outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
-import { requestLogLine } from './server/request-log.js';
+import { accessLogLine } from './http/access-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 
 /**
@@ -54,7 +54,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
     httpEdge({
       headers: constantHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })),
       finished: [
-        requestLogLine(app.get<PinoLogger>(PINO_LOGGER)),
+        accessLogLine(app.get<PinoLogger>(PINO_LOGGER)),
         databaseOutageLog(app.get<PinoLogger>(PINO_LOGGER)),
         app.get(HttpMetrics).observe,
       ],

@@ -3,9 +3,9 @@ import { EventRecord } from './events/event-record.entity.js';
 import { IdempotencyRecord } from './idempotency/idempotency-record.entity.js';
 import { Pet } from './pets/pet.entity.js';
 import { Order } from './store/order.entity.js';
-import { WebhookAttempt } from './webhooks/webhook-attempt.entity.js';
-import { WebhookDelivery } from './webhooks/webhook-delivery.entity.js';
-import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
+import { WebhookAttempt } from './webhook-delivery/webhook-attempt.entity.js';
+import { WebhookDelivery } from './webhook-delivery/webhook-delivery.entity.js';
+import { WebhookEndpoint } from './webhook-delivery/webhook-endpoint.entity.js';
 
 /**
  * Every table's entity, for a DataSource made outside Nest: TypeORM's CLI (ormconfig.ts), which

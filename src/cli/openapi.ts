@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { NestFactory } from '@nestjs/core';
 import { AppModule, DOCUMENT_CONTRIBUTIONS } from '../app.module.js';
 import { loadAppConfig } from '../config/app-config.js';
-import { buildOpenApiDocument } from '../docs/openapi.js';
+import { buildOpenApiDocument } from '../openapi/openapi.js';
 
 const outIndex = process.argv.indexOf('--out');
 const out = outIndex > 0 ? process.argv[outIndex + 1] : 'openapi.json';

@@ -33,7 +33,7 @@ export abstract class AppConfig {
   abstract readonly redis?: RedisConfig;
   /** Failed authentications one client address may make per minute before it gets 429 (0: no limit). */
   abstract readonly authFailuresPerMinute: number;
-  /** How long clients may take over their connections (see src/server/client-connections.ts). */
+  /** How long clients may take over their connections (see src/http/client-connections.ts). */
   abstract readonly connections: ConnectionBounds;
   abstract readonly logLevel: LogLevel;
   /** Human-readable log lines instead of JSON (development only). */

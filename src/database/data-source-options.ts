@@ -67,7 +67,7 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: reado
       // A database that cannot be reached must turn into a 503 within 5 s, never a hang: new
       // connections give up after 3 s, and a query on a connection that went silent after 4 s,
       // which then leaves the pool (DropTimedOutConnections). The wait for a pool connection is
-      // bounded too (DatabaseModule), and src/server/edge.ts (the answer deadline) is the backstop of it all.
+      // bounded too (DatabaseModule), and src/http/edge.ts (the answer deadline) is the backstop of it all.
       connectTimeout: 3_000,
       enableQueryTimeout: true,
       maxQueryExecutionTime: 4_000,

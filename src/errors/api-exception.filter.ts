@@ -37,7 +37,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private toApiException(exception: unknown, request: Request): ApiException {
     if (exception instanceof ApiException) return exception;
-    // Logged as part of the outage (database-outage-log.ts), not one line per request.
+    // Logged as part of the outage (outage-log.ts), not one line per request.
     if (isDatabaseUnavailable(exception)) return databaseUnavailableAnswer(request);
     // The readiness check (terminus) reports a failed dependency this way.
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {

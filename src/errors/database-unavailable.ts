@@ -78,7 +78,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * Marks a response as a 503 because the database could not be reached, with what went wrong: the
- * outage log (logging/database-outage-log.ts) counts it rather than logging it on its own.
+ * outage log (http/outage-log.ts) counts it rather than logging it on its own.
  */
 export function markDatabaseUnavailable(response: Response, cause: string): void {
   response.locals.databaseUnavailable = cause;

@@ -1,9 +1,9 @@
 import { applyDecorators, type CanActivate, type ExecutionContext, HttpCode, HttpStatus, UseGuards } from '@nestjs/common';
 import { ApiHeader, type HeadersObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { errorResponses } from '../docs/api-error-responses.decorator.js';
-import { absoluteUrl } from '../server/request-origin.js';
-import { MERGE_PATCH_TYPES, readJsonBody } from '../validation/json-body.guard.js';
+import { errorResponses } from '../openapi/api-error-responses.decorator.js';
+import { absoluteUrl } from '../http/request-origin.js';
+import { MERGE_PATCH_TYPES, readJsonBody } from '../http/json-body.js';
 
 /** The headers of a 201 from a CreatesResource operation, for its ApiCreatedResponse. */
 export const CREATED_HEADERS: HeadersObject = {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Sql } from '../database/sql.js';
-import type { FinishedRequest } from '../server/edge.js';
-import { routeOf } from '../server/route-table.js';
-import { isDeprecatedCall } from '../server/request-log.js';
+import type { FinishedRequest } from '../http/edge.js';
+import { routeOf } from '../http/route-table.js';
+import { isDeprecatedCall } from '../http/access-log.js';
 import { SharedRedis } from '../redis/shared-redis.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { HeadersObject } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { HttpAnswer } from '../server/answers.js';
-import { absoluteUrl } from '../server/request-origin.js';
+import { HttpAnswer } from '../http/answers.js';
+import { absoluteUrl } from '../http/request-origin.js';
 import { decodeCursor, encodeCursor, type ListFilter } from './cursor.js';
 import type { PageQuery } from './page-query.dto.js';
 

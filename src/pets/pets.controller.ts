@@ -10,17 +10,17 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../conditional/conditional.decorators.js';
-import type { Preconditions } from '../server/entity-tag.js';
-import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
-import { DeprecatedRoute } from '../docs/deprecated-route.js';
+import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';
+import type { Preconditions } from '../http/entity-tag.js';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
+import { DeprecatedRoute } from '../http/deprecated-route.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
-import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../validation/json-body.guard.js';
+import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../http/json-body.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.js';
-import { Changed, Created } from '../server/answers.js';
+import { Changed, Created } from '../http/answers.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetPatchDto } from './dto/pet-patch.dto.js';

@@ -1,12 +1,12 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { requirePreconditions } from '../conditional/if-match.js';
+import { requirePreconditions } from '../http/preconditions.js';
 import { isReferencedRow } from '../database/constraint-violations.js';
 import { InsertedId, type Statement } from '../database/statement.js';
 import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
 import { Outbox } from '../events/outbox.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
 import { readPage, type Page } from '../pagination/page.js';
-import type { Preconditions } from '../server/entity-tag.js';
+import type { Preconditions } from '../http/entity-tag.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
 import type { PetPatchDto } from './dto/pet-patch.dto.js';

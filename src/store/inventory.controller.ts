@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ExperimentalOperation } from '../docs/experimental-operation.decorator.js';
-import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
-import { ETAG_HEADER, TaggedRead } from '../conditional/conditional.decorators.js';
+import { ExperimentalOperation } from '../openapi/experimental-operation.decorator.js';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
+import { ETAG_HEADER, TaggedRead } from '../http/preconditions.decorators.js';
 import { PetsService } from '../pets/pets.service.js';
 import { InventoryDto } from './dto/inventory.dto.js';
 import { RequiresScope } from '../auth/scopes.js';

@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { requirePreconditions } from '../conditional/if-match.js';
+import { requirePreconditions } from '../http/preconditions.js';
 import { isForeignKeyViolation } from '../database/constraint-violations.js';
 import { InsertedId, type Statement } from '../database/statement.js';
 import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
@@ -9,7 +9,7 @@ import { readPage, type Page } from '../pagination/page.js';
 import { PetNotAvailableException } from '../pets/pet-conflicts.exceptions.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
 import { PetsService } from '../pets/pets.service.js';
-import type { Preconditions } from '../server/entity-tag.js';
+import type { Preconditions } from '../http/entity-tag.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
 import type { OrderPatchDto } from './dto/order-patch.dto.js';

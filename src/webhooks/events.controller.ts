@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
-import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
-import { JSON_BODY_ERRORS, JsonBodyGuard } from '../validation/json-body.guard.js';
+import { JSON_BODY_ERRORS, JsonBodyGuard } from '../http/json-body.js';
 import { EventDto, EventWithDeliveriesDto, ListEventsQuery, QueuedDto, RedeliverDto } from './dto/event.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 

@@ -10,14 +10,14 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
-import { ApiErrorResponses } from '../docs/api-error-responses.decorator.js';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.js';
-import { Created } from '../server/answers.js';
+import { Created } from '../http/answers.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { PageQuery } from '../pagination/page-query.dto.js';
-import { JSON_BODY_ERRORS, JsonBodyGuard } from '../validation/json-body.guard.js';
+import { JSON_BODY_ERRORS, JsonBodyGuard } from '../http/json-body.js';
 import { EventDto, QueuedDto, RecoverDto } from './dto/event.dto.js';
 import { CreatedWebhookEndpointDto, NewWebhookEndpointDto, RotatedSecretDto, WebhookEndpointDto } from './dto/webhook-endpoint.dto.js';
 import { WebhooksService } from './webhooks.service.js';

@@ -1,46 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppConfig } from '../config/app-config.js';
 import { EventsModule } from '../events/events.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
-import { MetricsModule } from '../metrics/metrics.module.js';
-import { AddressPolicy } from './address-policy.js';
-import { Deliverer } from './deliverer.js';
-import { DeliveryAttempts } from './delivery-attempts.js';
-import { DeliveryLogRepository } from './delivery-log.repository.js';
-import { DeliveryMetrics } from './delivery-metrics.js';
-import { DeliveryQueueRepository } from './delivery-queue.repository.js';
-import { MAX_IN_FLIGHT } from './delivery-slots.js';
-import { EndpointHealth } from './endpoint-health.js';
+import { WebhookDeliveryModule } from '../webhook-delivery/webhook-delivery.module.js';
 import { EventsController } from './events.controller.js';
-import { WebhookAttempt } from './webhook-attempt.entity.js';
-import { WebhookDelivery } from './webhook-delivery.entity.js';
-import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { WebhookSender } from './webhook-sender.js';
 import { WebhooksService } from './webhooks.service.js';
 
-/** The webhook endpoints, and the signed delivery to them of the events the writes record (events/). */
+/** The webhooks' API: the endpoints events are POSTed to, and the events; their delivery is webhook-delivery/'s. */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookAttempt]), EventsModule, IdempotencyModule, MetricsModule],
+  imports: [WebhookDeliveryModule, EventsModule, IdempotencyModule],
   controllers: [WebhookEndpointsController, EventsController],
-  providers: [
-    // One policy for the URLs the API accepts and the addresses the sender connects to.
-    { provide: AddressPolicy, inject: [AppConfig], useFactory: (config: AppConfig) => new AddressPolicy(config.webhooks.allowedNetworks) },
-    {
-      provide: WebhookSender,
-      inject: [AddressPolicy, AppConfig],
-      useFactory: (policy: AddressPolicy, config: AppConfig) => new WebhookSender(policy, config.webhooks.attemptTimeoutMs, MAX_IN_FLIGHT),
-    },
-    DeliveryQueueRepository,
-    DeliveryLogRepository,
-    WebhookEndpointsRepository,
-    DeliveryMetrics,
-    DeliveryAttempts,
-    EndpointHealth,
-    Deliverer,
-    WebhooksService,
-  ],
+  providers: [WebhooksService],
 })
 export class WebhooksModule {}

@@ -9,8 +9,8 @@ import { Outbox } from '../events/outbox.js';
 import { UnitOfWork } from '../database/unit-of-work.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
 import { readPage, type Page } from '../pagination/page.js';
-import { DeliveryLogRepository } from './delivery-log.repository.js';
-import { Deliverer } from './deliverer.js';
+import { DeliveryLogRepository } from '../webhook-delivery/delivery-log.repository.js';
+import { Deliverer } from '../webhook-delivery/deliverer.js';
 import {
   type CreatedWebhookEndpointDto,
   type RotatedSecretDto,
@@ -19,10 +19,10 @@ import {
 } from './dto/webhook-endpoint.dto.js';
 import type { EventDto, EventWithDeliveriesDto, ListEventsQuery } from './dto/event.dto.js';
 import type { PageQuery } from '../pagination/page-query.dto.js';
-import { subscribes } from './subscriptions.js';
-import { AddressPolicy } from './address-policy.js';
-import { newSigningSecret } from './signature.js';
-import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { subscribes } from '../webhook-delivery/subscriptions.js';
+import { AddressPolicy } from '../webhook-delivery/address-policy.js';
+import { newSigningSecret } from '../webhook-delivery/signature.js';
+import { type StoredEndpoint, WebhookEndpointsRepository } from '../webhook-delivery/webhook-endpoints.repository.js';
 import { EventNotFoundException, WebhookEndpointNotFoundException } from './webhooks.exceptions.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */

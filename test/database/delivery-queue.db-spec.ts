@@ -1,9 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { id } from '../../src/database/columns.js';
 import type { Sql } from '../../src/database/sql.js';
-import { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
-import type { ClaimedDelivery } from '../../src/webhooks/claimed-delivery.js';
-import { DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
+import { DeliveryLogRepository } from '../../src/webhook-delivery/delivery-log.repository.js';
+import type { ClaimedDelivery } from '../../src/webhook-delivery/claimed-delivery.js';
+import { DeliveryQueueRepository } from '../../src/webhook-delivery/delivery-queue.repository.js';
 import { DATABASE_KINDS } from '../e2e/support/test-database.js';
 import { useDatabase } from './support/use-database.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { nestsDeeperThan } from '../../src/validation/json-body.guard.js';
+import { nestsDeeperThan } from '../../src/http/json-body.js';
 
 describe('nestsDeeperThan', () => {
   it.each([

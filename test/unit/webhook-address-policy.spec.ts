@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AddressPolicy } from '../../src/webhooks/address-policy.js';
+import { AddressPolicy } from '../../src/webhook-delivery/address-policy.js';
 
 describe('AddressPolicy', () => {
   const strict = new AddressPolicy([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AttemptRecorder, type AttemptStore } from '../../src/webhooks/attempt-recorder.js';
-import type { FinishedAttempt } from '../../src/webhooks/claimed-delivery.js';
+import { AttemptRecorder, type AttemptStore } from '../../src/webhook-delivery/attempt-recorder.js';
+import type { FinishedAttempt } from '../../src/webhook-delivery/claimed-delivery.js';
 
 const attempt = (id: number): FinishedAttempt => ({
   delivery: { id, claimToken: 'token', attempts: 0, eventId: `evt_${id}`, eventCreatedAt: new Date(0), payload: '{}', endpointRowId: 1 },

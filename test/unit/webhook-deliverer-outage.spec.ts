@@ -2,14 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import type { AppConfig } from '../../src/config/app-config.js';
 import type { Clock } from '../../src/config/clock.js';
 import type { Outbox } from '../../src/events/outbox.js';
-import { Deliverer } from '../../src/webhooks/deliverer.js';
-import type { DeliveryAttempts } from '../../src/webhooks/delivery-attempts.js';
-import type { DeliveryLogRepository } from '../../src/webhooks/delivery-log.repository.js';
-import type { DeliveryMetrics } from '../../src/webhooks/delivery-metrics.js';
-import type { DeliveryQueueRepository } from '../../src/webhooks/delivery-queue.repository.js';
-import { POLL_MS } from '../../src/webhooks/delivery-scheduler.js';
-import type { EndpointHealth } from '../../src/webhooks/endpoint-health.js';
-import type { WebhookEndpointsRepository } from '../../src/webhooks/webhook-endpoints.repository.js';
+import { Deliverer } from '../../src/webhook-delivery/deliverer.js';
+import type { DeliveryAttempts } from '../../src/webhook-delivery/delivery-attempts.js';
+import type { DeliveryLogRepository } from '../../src/webhook-delivery/delivery-log.repository.js';
+import type { DeliveryMetrics } from '../../src/webhook-delivery/delivery-metrics.js';
+import type { DeliveryQueueRepository } from '../../src/webhook-delivery/delivery-queue.repository.js';
+import { POLL_MS } from '../../src/webhook-delivery/delivery-scheduler.js';
+import type { EndpointHealth } from '../../src/webhook-delivery/endpoint-health.js';
+import type { WebhookEndpointsRepository } from '../../src/webhook-delivery/webhook-endpoints.repository.js';
 
 const unused = <T>() => ({}) as T;
 

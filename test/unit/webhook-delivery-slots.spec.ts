@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DeliverySlots, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_ENDPOINT, pickClaims } from '../../src/webhooks/delivery-slots.js';
+import { DeliverySlots, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_ENDPOINT, pickClaims } from '../../src/webhook-delivery/delivery-slots.js';
 
 describe('delivery slots', () => {
   it('start all free: MAX_IN_FLIGHT in all, MAX_IN_FLIGHT_PER_ENDPOINT to each endpoint', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { outcomeOf } from '../../src/webhooks/attempt-outcome.js';
-import { whatFollows } from '../../src/webhooks/retry-policy.js';
+import { outcomeOf } from '../../src/webhook-delivery/attempt-outcome.js';
+import { whatFollows } from '../../src/webhook-delivery/retry-policy.js';
 
 /** Attempts at 0, then 5 s, 30 s and 60 s after the one before: four in all. */
 const SCHEDULE = [0, 5, 30, 60];

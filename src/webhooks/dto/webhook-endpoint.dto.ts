@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { EVENT_TYPES } from '../../events/event-types.js';
-import { ALL_EVENTS } from '../subscriptions.js';
-import type { MadeEndpoint } from '../webhook-endpoints.repository.js';
+import { ALL_EVENTS } from '../../webhook-delivery/subscriptions.js';
+import type { MadeEndpoint } from '../../webhook-delivery/webhook-endpoints.repository.js';
 
 const SUBSCRIBABLE = [...EVENT_TYPES, ALL_EVENTS];
 const EVENTS_MESSAGE = `events must be 1 to 20 distinct values from ${SUBSCRIBABLE.join(', ')}`;

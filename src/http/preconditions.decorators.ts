@@ -1,8 +1,8 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader, ApiResponse, type HeadersObject } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { errorResponses } from '../docs/api-error-responses.decorator.js';
-import { readChangePreconditions } from '../server/entity-tag.js';
+import { errorResponses } from '../openapi/api-error-responses.decorator.js';
+import { readChangePreconditions } from './entity-tag.js';
 
 const ETAG_SAMPLE = '`"3x8Qv0Kp2sT7mW1aZyB4cD"`';
 
@@ -21,7 +21,7 @@ export const ETAG_HEADER: HeadersObject = {
  * The document's side of a read answered with an ETag (RFC 9110 §13.2.2): `If-None-Match` naming it
  * is answered `304 Not Modified` (no body, the ETag), so that a client who polls pays for no body
  * when nothing changed; an `If-Match` that does not name it, `412`. Every successful JSON answer is
- * tagged and its preconditions evaluated as it is sent (server/api-express-adapter.ts). No example:
+ * tagged and its preconditions evaluated as it is sent (http/api-express-adapter.ts). No example:
  * a tool would send it unasked.
  */
 export function TaggedRead(): MethodDecorator {

@@ -9,13 +9,13 @@ import { redactUrl } from '../logging/redact-url.js';
  * One line per finished request: request id, method, URL, route pattern, status, duration in ms
  * and the API key's id (not secret) when one was accepted; `error` level for a 5xx or a broken
  * response stream (the exception filter has logged the cause of a 5xx), except a 503 of a database
- * outage, which the outage log reports as a whole (database-outage-log.ts); `warn` for a 503 of an
+ * outage, which the outage log reports as a whole (outage-log.ts); `warn` for a 503 of an
  * instance that is stopping (expected in every deploy, nothing was done) and for a call of a
  * deprecated operation (its response says `Deprecation`), so operators can tell who must move
  * before the sunset; `aborted` when the client left before the answer was complete. Written here
  * rather than with pino-http, which builds two child loggers for every request.
  */
-export function requestLogLine(parent: Logger): (finished: FinishedRequest) => void {
+export function accessLogLine(parent: Logger): (finished: FinishedRequest) => void {
   // Without the logger's redaction: the line's fields are these, and its URL is redacted already.
   const logger = parent.child({}, { redact: [] });
   const line = new LineWriter(logger);

@@ -44,7 +44,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * or HEAD answered 200, evaluates its preconditions in RFC 9110 §13.2.2's order: an If-Match that
  * does not name the tag is a 412 (a malformed one a 400), then an If-None-Match that names it a
  * 304, with the tag and no body. A malformed If-None-Match is ignored, as RFC 9110 allows: the 200
- * follows. Changes evaluate theirs on the resource as read (conditional/if-match.ts).
+ * follows. Changes evaluate theirs on the resource as read (http/preconditions.ts).
  */
 function evaluateRead(response: Response, json: string, page: boolean): 'not modified' | ApiException | undefined {
   const link = page ? response.getHeader('Link') : undefined;

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { absoluteUrl } from '../server/request-origin.js';
+import { absoluteUrl } from './request-origin.js';
 
 export interface Deprecation {
   /** When the operation was first shipped as deprecated. */

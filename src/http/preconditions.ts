@@ -1,5 +1,5 @@
 import { PreconditionFailedException } from '../errors/api-exception.js';
-import { entityTagOfAnswer, failedPrecondition, type Preconditions } from '../server/entity-tag.js';
+import { entityTagOfAnswer, failedPrecondition, type Preconditions } from './entity-tag.js';
 
 /**
  * Throws 412 PRECONDITION_FAILED, with the current ETag, when a precondition the request sent

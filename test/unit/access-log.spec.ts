@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Request, Response } from 'express';
 import { createLogger } from '../../src/logging/logger.js';
-import { InFlightRequests } from '../../src/server/in-flight-requests.js';
-import { requestLogLine } from '../../src/server/request-log.js';
+import { InFlightRequests } from '../../src/http/in-flight-requests.js';
+import { accessLogLine } from '../../src/http/access-log.js';
 
 /** Logs one finished request and returns the line written. */
 function logOne(response: { statusCode: number; writableFinished?: boolean; locals?: object }, error?: Error): Record<string, any> {
@@ -18,7 +18,7 @@ function logOne(response: { statusCode: number; writableFinished?: boolean; loca
     requestId: 'request-1',
     route: { path: '/v1/pets' },
   };
-  requestLogLine(logger)({
+  accessLogLine(logger)({
     request: request as unknown as Request,
     response: { writableFinished: true, getHeader: () => undefined, locals: {}, ...response } as unknown as Response,
     durationMs: 3.4,
@@ -54,7 +54,7 @@ describe('the request log line', () => {
       response: { writableFinished: true, getHeader: () => undefined, locals: {}, ...response } as unknown as Response,
       durationMs: 12.6,
     };
-    requestLogLine(logger)(finished);
+    accessLogLine(logger)(finished);
     const { level, msg, ...fields } = JSON.parse(lines[0]) as Record<string, unknown>;
     delete fields.time;
     delete fields.pid;

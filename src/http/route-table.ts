@@ -9,7 +9,7 @@ import {
   RouteNotFoundException,
   ValidationFailedException,
 } from '../errors/api-exception.js';
-import { ACCEPT_PATCH } from '../validation/json-body.guard.js';
+import { ACCEPT_PATCH } from './json-body.js';
 
 /**
  * Whether an Express route is one of the application's: Nest mounts middleware on catch-all routes
