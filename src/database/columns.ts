@@ -6,6 +6,9 @@
  * Sql writes them in, and flags as 0/1.
  */
 
+/** A row as the database answers it; each repository reads it into a typed value (Table, or the readers here). */
+export type Row = Record<string, unknown>;
+
 /** An id the database holds beyond what the service answers exactly; a 500, never a rounded or string id. */
 export class IdOutOfRangeError extends Error {
   constructor(value: unknown) {

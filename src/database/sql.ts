@@ -3,14 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
 import { PINO_LOGGER } from '../logging/logging.module.js';
-import { id, datetime } from './columns.js';
+import { id, datetime, type Row } from './columns.js';
 import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
 import { hasList, insertedIdVariable, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
 import { InsertedId, JsonWithInsertedId, type Statement } from './statement.js';
+import { Table } from './table.js';
 
-/** A row as the database answers it; each repository reads it into a typed value (columns.ts). */
-export type Row = Record<string, unknown>;
+export type { Row } from './columns.js';
 
 /** What a written statement did. */
 export interface Written {
@@ -93,6 +93,11 @@ export class Sql implements SqlRunner {
     if (!this.pool) return this.onSqlite((runner) => sqliteRun(runner, sql, parameters));
     const connection = await this.connection(this.pool);
     return written((await this.execute(connection, sql, parameters, true)) as Mysql2OkPacket);
+  }
+
+  /** The table `entity` declares, for the `properties` a repository reads and writes (Table). */
+  table<E, K extends keyof E & string>(entity: new () => E, properties: readonly K[]): Table<E, K> {
+    return new Table(this.dataSource.getMetadata(entity), properties);
   }
 
   /** The database's clock, to the millisecond: times that other processes compare are counted from one clock. */

@@ -1,76 +1,78 @@
 import { Injectable } from '@nestjs/common';
-import { flag, id, integer, optionalDatetime, text } from '../database/columns.js';
-import { type Row, Sql, type SqlRunner } from '../database/sql.js';
+import { Sql, type SqlRunner } from '../database/sql.js';
 import type { InsertedId, Statement } from '../database/statement.js';
+import { Order } from './order.entity.js';
 import type { OrderStatus } from './order-status.js';
 
+/** What the service reads of an order: every column the API shows, as the entity declares it. */
+const STORED = ['id', 'petId', 'quantity', 'status', 'shipDate', 'complete'] as const;
 /** A row of the orders table. */
-export interface StoredOrder {
-  readonly id: number;
-  readonly petId: number;
-  readonly quantity: number;
-  readonly status: OrderStatus;
-  readonly shipDate: Date | null;
-  readonly complete: boolean;
-}
+export type StoredOrder = Readonly<Pick<Order, (typeof STORED)[number]>>;
+/** What placing an order writes of it, and what a change of it writes. */
+const INSERTED = ['petId', 'quantity', 'status', 'shipDate', 'complete'] as const;
+const CHANGED = ['status', 'shipDate', 'complete'] as const;
 
-const COLUMNS = 'id, pet_id AS petId, quantity, status, ship_date AS shipDate, complete';
-const PAGE = `SELECT ${COLUMNS} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
-const BY_ID = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;
-const INSERT = 'INSERT INTO orders (pet_id, quantity, status, ship_date, complete) VALUES (?, ?, ?, ?, ?)';
-// Each change still counts the version up: an instance of 1.4.0 beside this one in a rolling
-// upgrade makes its changes only to the version it read.
-const CHANGE = 'UPDATE orders SET status = ?, ship_date = ?, complete = ?, version = version + 1 WHERE id = ?';
-
-const readOrder = (row: Row): StoredOrder => ({
-  id: id(row.id),
-  petId: id(row.petId),
-  quantity: integer(row.quantity),
-  status: text(row.status) as OrderStatus,
-  shipDate: optionalDatetime(row.shipDate),
-  complete: flag(row.complete),
-});
-
-/** The orders table, one written-out statement per question, run by Sql. */
+/** The orders table, one written-out statement per question, run by Sql; their column lists and row reader come from the Order entity (Table). */
 @Injectable()
 export class OrdersRepository {
-  /** The statements that differ by database: see SqlDialect.forceIndex and forUpdate. */
+  private readonly read;
+  private readonly inserted;
+  private readonly changed;
+  private readonly pageSql: string;
+  /** Differs by database: see SqlDialect.forceIndex. */
   private readonly pageWithStatusSql: string;
+  private readonly byIdSql: string;
+  /** Differs by database: see SqlDialect.forUpdate. */
   private readonly stateSql: string;
+  private readonly insertSql: string;
+  private readonly changeSql: string;
 
   constructor(private readonly sql: Sql) {
-    this.pageWithStatusSql = `SELECT ${COLUMNS} FROM orders${sql.dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
-    this.stateSql = `SELECT ${COLUMNS} FROM orders WHERE id = ?${sql.dialect.forUpdate}`;
+    const orders = sql.table(Order, STORED);
+    const { dialect } = sql;
+    this.read = orders.read;
+    this.pageSql = `SELECT ${orders.columns} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
+    this.pageWithStatusSql = `SELECT ${orders.columns} FROM orders${dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
+    this.byIdSql = `SELECT ${orders.columns} FROM orders WHERE id = ?`;
+    this.stateSql = `SELECT ${orders.columns} FROM orders WHERE id = ?${dialect.forUpdate}`;
+    const insert = orders.insert(INSERTED);
+    const set = orders.set(CHANGED);
+    this.insertSql = insert.sql;
+    this.inserted = insert.values;
+    this.changed = set.values;
+    // Each change still counts the version up: an instance of 1.4.0 beside this one in a rolling
+    // upgrade makes its changes only to the version it read.
+    this.changeSql = `UPDATE orders SET ${set.sql}, version = version + 1 WHERE id = ?`;
   }
 
   /** Up to `limit` orders after `afterId` (0: from the start), only those with `status` when given. */
   page(status: OrderStatus | undefined, afterId: number, limit: number): Promise<StoredOrder[]> {
     return status
-      ? this.sql.rows(this.pageWithStatusSql, [status, afterId, limit], readOrder)
-      : this.sql.rows(PAGE, [afterId, limit], readOrder);
+      ? this.sql.rows(this.pageWithStatusSql, [status, afterId, limit], this.read)
+      : this.sql.rows(this.pageSql, [afterId, limit], this.read);
   }
 
   async get(id: number): Promise<StoredOrder | undefined> {
-    const [order] = await this.sql.rows(BY_ID, [id], readOrder);
+    const [order] = await this.sql.rows(this.byIdSql, [id], this.read);
     return order;
   }
 
   /** The order as a write decides on it, held until that write commits (the write's transaction). */
   async state(transaction: SqlRunner, id: number): Promise<StoredOrder | undefined> {
-    const [order] = await transaction.rows(this.stateSql, [id], readOrder);
+    const [order] = await transaction.rows(this.stateSql, [id], this.read);
     return order;
   }
 
   /** The change of the order to `order`: for the write that moves its pet and records its events. */
-  change({ id, status, shipDate, complete }: StoredOrder): Statement {
-    return { sql: CHANGE, parameters: [status, shipDate, complete, id] };
+  change(order: StoredOrder): Statement {
+    return { sql: this.changeSql, parameters: [...this.changed(order), order.id] };
   }
 
   /**
    * The insert of an order, whose id is `id`, for the write that records what else it makes; it
    * fails on the foreign key to pets when its pet does not exist (isForeignKeyViolation).
    */
-  insert({ petId, quantity, status, shipDate, complete }: Omit<StoredOrder, 'id'>, id: InsertedId): Statement {
-    return { sql: INSERT, parameters: [petId, quantity, status, shipDate, complete], inserts: id };
+  insert(order: Omit<StoredOrder, 'id'>, id: InsertedId): Statement {
+    return { sql: this.insertSql, parameters: this.inserted(order), inserts: id };
   }
 }

@@ -6,6 +6,7 @@ import type { DataSource } from 'typeorm';
 import { loadAppConfig } from '../../../src/config/app-config.js';
 import { buildDataSourceOptions, createDataSource } from '../../../src/database/data-source-options.js';
 import { Sql } from '../../../src/database/sql.js';
+import { ENTITIES } from '../../../src/entities.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from '../../e2e/support/test-database.js';
 
 export interface DatabaseContext {
@@ -28,7 +29,7 @@ export function useDatabase(kind: DatabaseKind, providers: Provider[]): Database
     context.module = await Test.createTestingModule({
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...buildDataSourceOptions(options), migrationsRun: true }),
+          useFactory: () => ({ ...buildDataSourceOptions(options, ENTITIES), migrationsRun: true }),
           dataSourceFactory: async (dataSourceOptions) => createDataSource(dataSourceOptions!).initialize(),
         }),
       ],

@@ -1,0 +1,107 @@
+import type { EntityMetadata, ValueTransformer } from 'typeorm';
+import { datetime, flag, id, integer, optionalDatetime, optionalId, optionalInteger, optionalText, type Row, text } from './columns.js';
+
+/**
+ * A table's columns as its entity declares them (the one declaration of a stored field): for the
+ * properties a repository names, the select list (`category_id AS categoryId`), the reader of a row
+ * into typed values, and the column lists of an insert and an update, all worked out once at start
+ * from TypeORM's metadata of the entity. The statements themselves stay written out in the
+ * repository, where their plans matter; they take their column lists from here.
+ */
+/** A column as TypeORM's metadata of an entity describes it (EntityMetadata.columns). */
+type ColumnMetadata = EntityMetadata['columns'][number];
+
+export class Table<E, K extends keyof E & string> {
+  readonly name: string;
+  /** `id, name, category_id AS categoryId, …`, for a SELECT. */
+  readonly columns: string;
+  private readonly fields: readonly { readonly property: K; readonly column: ColumnMetadata; readonly read: (value: unknown) => unknown }[];
+
+  constructor(metadata: EntityMetadata, properties: readonly K[]) {
+    this.name = metadata.tableName;
+    this.fields = properties.map((property) => {
+      const column = metadata.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`${metadata.name} has no column for ${property}`);
+      return { property, column, read: readerOf(column) };
+    });
+    this.columns = this.fields
+      .map(({ property, column }) => (column.databaseName === property ? property : `${column.databaseName} AS ${property}`))
+      .join(', ');
+  }
+
+  /** A row of the select list, as typed values: what the entity's properties hold. */
+  readonly read = (row: Row): Pick<E, K> => {
+    const value: Partial<Record<K, unknown>> = {};
+    for (const { property, read } of this.fields) value[property] = read(row[property]);
+    return value as Pick<E, K>;
+  };
+
+  /** The column of a property. */
+  column(property: K): string {
+    return this.field(property).column.databaseName;
+  }
+
+  /** `INSERT INTO table (a, b) VALUES (?, ?)` for `properties`, and the values of an object for it, in order. */
+  insert<P extends K>(properties: readonly P[]): WrittenColumns<E, P> {
+    const sql = `INSERT INTO ${this.name} (${properties.map((property) => this.column(property)).join(', ')}) VALUES (${properties.map(() => '?').join(', ')})`;
+    return { sql, values: this.valuesOf(properties) };
+  }
+
+  /** `a = ?, b = ?` for `properties` (an UPDATE's SET list), and the values of an object for it, in order. */
+  set<P extends K>(properties: readonly P[]): WrittenColumns<E, P> {
+    return { sql: properties.map((property) => `${this.column(property)} = ?`).join(', '), values: this.valuesOf(properties) };
+  }
+
+  private valuesOf<P extends K>(properties: readonly P[]): (object: Pick<E, P>) => unknown[] {
+    const writers = properties.map((property) => {
+      const to = transformerOf(this.field(property).column)?.to;
+      return to ? (object: Pick<E, P>) => to(object[property]) : (object: Pick<E, P>) => object[property];
+    });
+    return (object) => writers.map((write) => write(object));
+  }
+
+  private field(property: K) {
+    const field = this.fields.find((candidate) => candidate.property === property);
+    if (!field) throw new Error(`${property} is not among the ${this.name} properties read`);
+    return field;
+  }
+}
+
+/** The text of a statement's column part, and the values an object gives it, in the order of its placeholders. */
+export interface WrittenColumns<E, P extends keyof E> {
+  readonly sql: string;
+  readonly values: (object: Pick<E, P>) => unknown[];
+}
+
+/** How a column's value, as either driver returns it, is read (columns.ts), then through the entity's transformer, if any. */
+function readerOf(column: ColumnMetadata): (value: unknown) => unknown {
+  const read = baseReaderOf(column);
+  const from = transformerOf(column)?.from;
+  return from ? (value) => from(read(value)) : read;
+}
+
+function baseReaderOf({ type, isNullable, isPrimary, propertyName, entityMetadata }: ColumnMetadata): (value: unknown) => unknown {
+  switch (type) {
+    case 'bigint':
+      // Every bigint the service stores is an id or one of another's (1 to 2^53-1): a value past it is a 500, never rounded.
+      return isNullable ? optionalId : id;
+    case 'int':
+    case 'integer':
+      return isNullable && !isPrimary ? optionalInteger : integer;
+    case 'varchar':
+    case 'text':
+    case 'mediumtext':
+      return isNullable ? optionalText : text;
+    case 'boolean':
+      return flag;
+    case 'datetime':
+      return isNullable ? optionalDatetime : datetime;
+    default:
+      throw new Error(`${entityMetadata.name}.${propertyName}: no reader for a ${String(type)} column`);
+  }
+}
+
+function transformerOf(column: ColumnMetadata): ValueTransformer | undefined {
+  if (Array.isArray(column.transformer)) throw new Error(`${column.propertyName}: one transformer per column`);
+  return column.transformer;
+}
