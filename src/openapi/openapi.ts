@@ -77,6 +77,7 @@ export function buildOpenApiDocument(
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
   closeRequestBodies(document);
+  leaveMergePatchesWithoutDefaults(document);
   giveRequestDefaultsSchemasOfTheirOwn(document);
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
@@ -205,6 +206,23 @@ function closeRequestBodies(document: OpenAPIObject): void {
     const ref = body && 'content' in body ? body.content['application/json']?.schema : undefined;
     const schema = ref && '$ref' in ref ? schemas[ref.$ref.replace('#/components/schemas/', '')] : undefined;
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;
+  }
+}
+
+/**
+ * A PATCH body is a JSON Merge Patch of what a create takes (MergePatchType): a field it leaves out
+ * is unchanged, so none of its properties has the create's default.
+ */
+function leaveMergePatchesWithoutDefaults(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const item of Object.values(document.paths)) {
+    const body = item.patch?.requestBody;
+    const content = body && 'content' in body ? Object.values(body.content) : [];
+    for (const { schema } of content) {
+      const patch = schema && '$ref' in schema ? schemas[schema.$ref.replace('#/components/schemas/', '')] : undefined;
+      if (!patch || '$ref' in patch) continue;
+      for (const property of Object.values(patch.properties ?? {})) if (!('$ref' in property)) delete property.default;
+    }
   }
 }
 

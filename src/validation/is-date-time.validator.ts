@@ -1,4 +1,3 @@
-import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
@@ -46,12 +45,12 @@ export function IsDateTime(options?: ValidationOptions): PropertyDecorator {
 }
 
 /** The document's statement of the rule, for every date-time property a client sends. */
-export const DATE_TIME_PROPERTY: ApiPropertyOptions = {
+export const DATE_TIME_PROPERTY = {
   type: 'string',
   format: 'date-time',
   // The years 1000 to 9999, an offset (Z or ±hh:mm), T and Z in either case: RFC 3339 5.6 and no other ISO 8601 form.
   pattern: '^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2})$',
-};
+} as const;
 
 /** What the document says of that rule, after what the date-time means. */
 export const DATE_TIME_RULE =

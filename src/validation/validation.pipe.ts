@@ -2,6 +2,7 @@ import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/c
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, type ValidationError, type ValidatorOptions, validateSync } from 'class-validator';
 import { ValidationFailedException } from '../errors/api-exception.js';
+import { fieldsNullMayNotRemove, nullRefused } from './merge-patch.js';
 
 /**
  * Property names every object inherits. class-validator's whitelist looks names up in a plain
@@ -33,8 +34,24 @@ export class ApiValidationPipe implements PipeTransform {
       throw new ValidationFailedException('The request body must be a JSON object.');
     }
     const inherited = Object.keys(value).filter((name) => INHERITED_NAMES.has(name));
-    return inherited.length === 0 ? validated(metatype, value, BODY) : refuseInherited(metatype, value, inherited);
+    if (inherited.length > 0) return refuseInherited(metatype, value, inherited);
+    const nulls = fieldsNullMayNotRemove(metatype)?.filter((field) => (value as Record<string, unknown>)[field] === null);
+    return nulls?.length ? refuseNulls(metatype, value, nulls) : validated(metatype, value, BODY);
   }
+}
+
+/**
+ * 400 naming the fields of a Merge Patch that a null would remove (MergePatch), and whatever else
+ * is wrong with the rest of the body, in the order of the DTO's fields.
+ */
+function refuseNulls(metatype: new () => object, value: object, nulls: readonly string[]): never {
+  const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !nulls.includes(name)));
+  const problems = new Map(nulls.map((field) => [field, [nullRefused(field)]]));
+  const errors = validateSync(plainToInstance(metatype, rest), { ...BODY, validationError: { target: false } });
+  for (const error of errors) problems.set(error.property, describe([error]));
+  const order = [...knownNames(metatype)];
+  const messages = [...problems].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).flatMap(([, messages]) => messages);
+  throw new ValidationFailedException(`${messages.join('; ')}.`);
 }
 
 /** Types that are no DTO class, as Nest's ValidationPipe passes them by. */

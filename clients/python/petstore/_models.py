@@ -75,7 +75,10 @@ EventType = Literal[
 WebhookDeliveryState = Literal["pending", "delivered", "failed"]
 
 NewPetStatus = PetStatus
-"""Availability status. The service's default: "available"."""
+"""Availability status. It moves (updatePet) from available to pending or sold, from pending to
+available or sold; sold is final. A pet an open order holds moves only with that order. The
+service's default: "available".
+"""
 
 NewOrderStatus = PlaceableOrderStatus
 """Where the order stands when placed: placed (the default) or approved hold the animal;
@@ -154,7 +157,9 @@ class Pet(ApiModel):
     category_id: int
     """Identifier of the category the animal belongs to."""
     status: PetStatus
-    """Availability status."""
+    """Availability status. It moves (updatePet) from available to pending or sold, from pending
+    to available or sold; sold is final. A pet an open order holds moves only with that order.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Pet:
@@ -186,7 +191,10 @@ class NewPet(ApiModel):
     category_id: int
     """Identifier of the category the animal belongs to."""
     status: NewPetStatus | None = None
-    """Availability status. The service's default: "available"."""
+    """Availability status. It moves (updatePet) from available to pending or sold, from pending
+    to available or sold; sold is final. A pet an open order holds moves only with that order.
+    The service's default: "available".
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> NewPet:
@@ -219,8 +227,8 @@ class PetPatch(ApiModel):
     category_id: int | None = None
     """Identifier of the category the animal belongs to."""
     status: PetStatus | None = None
-    """The moves: available to pending or sold, pending to available or sold; sold is final. A
-    pet an open order holds moves only with that order.
+    """Availability status. It moves (updatePet) from available to pending or sold, from pending
+    to available or sold; sold is final. A pet an open order holds moves only with that order.
     """
 
     @classmethod
@@ -258,7 +266,7 @@ class Order(ApiModel):
     ship_date: datetime | None = None
     """When the order ships, in UTC with milliseconds; absent when none was given."""
     complete: bool
-    """Whether the order is complete."""
+    """Whether the order is complete: exactly when it is delivered."""
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Order:

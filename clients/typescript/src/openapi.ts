@@ -378,7 +378,7 @@ export interface components {
              * @example 3
              */
             categoryId: number;
-            /** @description Availability status. */
+            /** @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order. */
             status: components["schemas"]["PetStatus"];
         };
         /** @description Every error response, from every layer, has this shape. `x-codes-by-status` lists the codes each HTTP status carries. */
@@ -434,7 +434,7 @@ export interface components {
              * @example 3
              */
             categoryId?: number;
-            /** @description The moves: available to pending or sold, pending to available or sold; sold is final. A pet an open order holds moves only with that order. */
+            /** @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order. */
             status?: components["schemas"]["PetStatus"];
         };
         /** @enum {string} */
@@ -466,7 +466,7 @@ export interface components {
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
-            /** @description Whether the order is complete. */
+            /** @description Whether the order is complete: exactly when it is delivered. */
             complete: boolean;
         };
         /**
@@ -752,7 +752,7 @@ export interface components {
             endpointId?: string;
         };
         /**
-         * @description Availability status.
+         * @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order.
          * @default available
          */
         NewPetStatus: components["schemas"]["PetStatus"];

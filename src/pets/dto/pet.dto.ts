@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { PetStatus } from '../pet-status.js';
-import { CATEGORY_ID_PROPERTY, NAME_PROPERTY, STATUS_PROPERTY } from './pet-properties.js';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
+import type { PetStatus } from '../pet-status.js';
+import { PetField } from './pet-fields.js';
 
 /** An animal: a NewPet plus the identifier the service assigned, and always a status. */
 @ApiSchema({ name: 'Pet', description: 'An animal in the store.' })
@@ -9,12 +9,12 @@ export class PetDto {
   @ApiProperty({ ...ID_SCHEMA, description: 'Unique identifier, assigned on creation.', example: 1 })
   id: number;
 
-  @ApiProperty(NAME_PROPERTY)
+  @PetField.name()
   name: string;
 
-  @ApiProperty(CATEGORY_ID_PROPERTY)
+  @PetField.categoryId()
   categoryId: number;
 
-  @ApiProperty(STATUS_PROPERTY)
+  @PetField.status()
   status: PetStatus;
 }

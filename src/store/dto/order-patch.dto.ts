@@ -1,9 +1,11 @@
-import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PatchField } from '../../validation/patch-field.validator.js';
-import { IsIn } from 'class-validator';
-import { ORDER_STATUSES, type OrderStatus } from '../order-status.js';
-import { IsDateTime } from '../../validation/is-date-time.validator.js';
-import { ORDER_STATUS_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js';
+import { ApiSchema } from '@nestjs/swagger';
+import { ValidateIf } from 'class-validator';
+import { MergePatch } from '../../validation/merge-patch.js';
+import type { OrderStatus } from '../order-status.js';
+import { OrderField } from './order-fields.js';
+
+/** A field left out is unchanged (a null is refused: MergePatch). */
+const unlessAbsent = ValidateIf((_, value) => value !== undefined);
 
 @ApiSchema({
   name: 'OrderPatch',
@@ -13,14 +15,13 @@ import { ORDER_STATUS_PROPERTY, SHIP_DATE_PROPERTY } from './order-properties.js
     'are final). A field left out is unchanged; none may be null. ' +
     'An order is cancelled with POST /store/orders/{orderId}/cancel.',
 })
+@MergePatch(['status', 'shipDate'])
 export class OrderPatchDto {
-  @ApiPropertyOptional({ ...ORDER_STATUS_PROPERTY, example: 'approved' })
-  @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
-  @PatchField()
+  @OrderField.status({ required: false, example: 'approved' })
+  @unlessAbsent
   status?: OrderStatus;
 
-  @ApiPropertyOptional(SHIP_DATE_PROPERTY)
-  @IsDateTime()
-  @PatchField()
+  @OrderField.shipDate('sent', { required: false })
+  @unlessAbsent
   shipDate?: string;
 }

@@ -1,33 +1,27 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { StoredOrder } from '../orders.repository.js';
 import type { OrderStatus } from '../order-status.js';
-import {
-  ANSWERED_SHIP_DATE_PROPERTY,
-  COMPLETE_PROPERTY,
-  ORDER_STATUS_PROPERTY,
-  PET_ID_PROPERTY,
-  QUANTITY_PROPERTY,
-} from './order-properties.js';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
+import { OrderField } from './order-fields.js';
 
 @ApiSchema({ name: 'Order', description: 'An order for an animal.' })
 export class OrderDto {
   @ApiProperty({ ...ID_SCHEMA, description: 'Unique identifier, assigned when placed.', example: 1 })
   id: number;
 
-  @ApiProperty(PET_ID_PROPERTY)
+  @OrderField.petId()
   petId: number;
 
-  @ApiProperty(QUANTITY_PROPERTY)
+  @OrderField.quantity()
   quantity: number;
 
-  @ApiProperty(ORDER_STATUS_PROPERTY)
+  @OrderField.status()
   status: OrderStatus;
 
-  @ApiPropertyOptional(ANSWERED_SHIP_DATE_PROPERTY)
+  @OrderField.shipDate('answered', { required: false })
   shipDate?: string;
 
-  @ApiProperty(COMPLETE_PROPERTY)
+  @OrderField.complete()
   complete: boolean;
 
   /** The answer's shape: shipDate as an RFC 3339 string in UTC, left out when there is none. */
