@@ -9,6 +9,21 @@ export async function storeBenchKey(pool: mysql.Pool): Promise<string> {
   return key;
 }
 
+/**
+ * Metadata on the pets with ids `from` (exclusive) to `to`: `batch` set to one of 100 values in
+ * turn (`B0` to `B99`, by id), in the pet's column and in its pairs' index, as the service writes it.
+ */
+export async function seedPetMetadata(pool: mysql.Pool, from: number, to: number): Promise<void> {
+  for (let start = from; start < to; start += 100_000) {
+    const end = Math.min(to, start + 100_000);
+    await pool.query(`UPDATE pets SET metadata = CONCAT('{"batch":"B', id % 100, '"}') WHERE id > ? AND id <= ?`, [start, end]);
+    await pool.query(
+      "INSERT INTO pet_metadata (pet_id, name, value) SELECT id, 'batch', CONCAT('B', id % 100) FROM pets WHERE id > ? AND id <= ?",
+      [start, end],
+    );
+  }
+}
+
 /** Pets `from` to `to` (exclusive), named by number, in 50 categories and the three statuses in turn. */
 export async function seedPets(pool: mysql.Pool, from: number, to: number): Promise<void> {
   const statuses = ['available', 'pending', 'sold'];

@@ -56,13 +56,15 @@ import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
-import { seedPets, storeBenchKey } from './fixtures.js';
+import { seedPetMetadata, seedPets, storeBenchKey } from './fixtures.js';
 import { type Collection, CollectionTrace } from './gc-trace.js';
 import { commandWithFlags, memory, productionCommand, ready, serviceEnvironment, start } from './processes.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { webhookBench } from './webhooks.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
+import { ENTITIES } from '../src/entities.js';
+import { Table } from '../src/database/table.js';
 import type { Sql } from '../src/database/sql.js';
 import { SqlDialect } from '../src/database/sql-dialect.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
@@ -439,11 +441,22 @@ function otherClientCheck(attack: string, { otherClient }: SlowClientFigures): {
 /** listPets with a status filter and a deep page, at 10,000 pets and then at 1,000,000. */
 async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, key: string) {
   await pool.query('SET FOREIGN_KEY_CHECKS = 0');
+  await pool.query('TRUNCATE TABLE pet_metadata');
   await pool.query('TRUNCATE TABLE pets');
   await pool.query('SET FOREIGN_KEY_CHECKS = 1');
+  // A pair one pet in a hundred holds (seedPetMetadata): its deep page starts at a pet that holds it.
+  const pair = ['batch', 'B7'] as const;
+  const deepInPair = (deep: number) => Math.floor(deep / 100) * 100 + 7;
+  const byPair = { metadata: JSON.stringify(pair) };
   const measure = async (size: number) => {
     const deep = Math.floor(size * 0.9);
     const scenarios: Scenario[] = [
+      { name: 'metadata pair, first page', method: 'GET', path: '/v1/pets?limit=20&metadata[batch]=B7' },
+      {
+        name: 'metadata pair, deep page',
+        method: 'GET',
+        path: `/v1/pets?limit=20&metadata[batch]=B7&cursor=${encodeCursor(deepInPair(deep), 'pets', byPair)}`,
+      },
       { name: 'status=sold, first page', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
       {
         name: 'status=sold, deep page',
@@ -457,28 +470,32 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
     return { figures, deep };
   };
   await seedPets(pool, 0, SEED);
-  await pool.query('ANALYZE TABLE pets');
+  await seedPetMetadata(pool, 0, SEED);
+  await pool.query('ANALYZE TABLE pets, pet_metadata');
   const small = await measure(SEED);
   process.stderr.write(`bench: seeding ${SCALE.toLocaleString('en')} pets\n`);
   const seeding = Date.now();
   await seedPets(pool, SEED, SCALE);
-  await pool.query('ANALYZE TABLE pets');
+  await seedPetMetadata(pool, SEED, SCALE);
+  await pool.query('ANALYZE TABLE pets, pet_metadata');
   process.stderr.write(`bench: seeded in ${round((Date.now() - seeding) / 1000, 1)} s\n`);
   const large = await measure(SCALE);
 
   // The statements the service itself sends, from its own repository, explained by MySQL.
-  const dataSource = await new DataSource(buildDataSourceOptions({ kind: 'mysql', url: databaseUrl, poolSize: 1 })).initialize();
+  const dataSource = await new DataSource(buildDataSourceOptions({ kind: 'mysql', url: databaseUrl, poolSize: 1 }, ENTITIES)).initialize();
   let sent = { sql: '', parameters: [] as unknown[] };
   const sql = {
     dialect: new SqlDialect(dataSource.options),
+    table: (entity: new () => object, properties: string[]) => new Table(dataSource.getMetadata(entity), properties as never[]),
     rows: async (text: string, parameters: unknown[]) => ((sent = { sql: text, parameters }), []),
   } as unknown as Sql;
   const pets = new PetsRepository(sql);
   const plans: Record<string, unknown> = {};
   for (const [name, read] of [
-    ['status filter, first page', () => pets.page('sold', 0, 21)],
-    ['status filter, deep page', () => pets.page('sold', large.deep, 21)],
-    ['no filter, deep page', () => pets.page(undefined, large.deep, 21)],
+    ['status filter, first page', () => pets.page('sold', undefined, 0, 21)],
+    ['status filter, deep page', () => pets.page('sold', undefined, large.deep, 21)],
+    ['no filter, deep page', () => pets.page(undefined, undefined, large.deep, 21)],
+    ['metadata pair, deep page', () => pets.page(undefined, pair, deepInPair(large.deep), 21)],
   ] as const) {
     await read();
     const [rows] = await pool.query(`EXPLAIN ${sent.sql}`, sent.parameters);

@@ -2,7 +2,9 @@ import { ApiKey } from './auth/api-key.entity.js';
 import { EventRecord } from './events/event-record.entity.js';
 import { IdempotencyRecord } from './idempotency/idempotency-record.entity.js';
 import { Pet } from './pets/pet.entity.js';
+import { PetMetadataEntry } from './pets/pet-metadata.entity.js';
 import { Order } from './store/order.entity.js';
+import { OrderMetadataEntry } from './store/order-metadata.entity.js';
 import { WebhookAttempt } from './webhook-delivery/webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-delivery/webhook-endpoint.entity.js';
@@ -12,4 +14,15 @@ import { WebhookEndpoint } from './webhook-delivery/webhook-endpoint.entity.js';
  * generates migrations from them, and the test that the migrations make the schema they declare
  * (test/e2e/schema.e2e-spec.ts). In the application each feature module registers its own.
  */
-export const ENTITIES = [Pet, ApiKey, IdempotencyRecord, Order, EventRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const ENTITIES = [
+  Pet,
+  PetMetadataEntry,
+  ApiKey,
+  IdempotencyRecord,
+  Order,
+  OrderMetadataEntry,
+  EventRecord,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
+];

@@ -12,6 +12,7 @@ import { CreateWebhooks1795220000000 } from './migrations/1795220000000-CreateWe
 import { ExactClientText1795220100000 } from './migrations/1795220100000-ExactClientText.js';
 import { Lifecycle1795220200000 } from './migrations/1795220200000-Lifecycle.js';
 import { CompleteMeansDelivered1795220300000 } from './migrations/1795220300000-CompleteMeansDelivered.js';
+import { Metadata1795220400000 } from './migrations/1795220400000-Metadata.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
 export const MIGRATIONS = [
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   ExactClientText1795220100000,
   Lifecycle1795220200000,
   CompleteMeansDelivered1795220300000,
+  Metadata1795220400000,
 ];
 
 /**

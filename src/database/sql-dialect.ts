@@ -19,11 +19,17 @@ export class SqlDialect {
    * node, whose locks they are). SQLite's transaction holds the database's one write lock already.
    */
   readonly forUpdate: string;
+  /**
+   * A join made in the order written, the first table driving: `STRAIGHT_JOIN` on MySQL, `CROSS
+   * JOIN` on SQLite (whose planner keeps a CROSS JOIN's order). For a page read from one table's index.
+   */
+  readonly joinInOrder: string;
 
   constructor(options: DataSourceOptions) {
     this.mysql = isMysql(options);
     this.nowSql = this.mysql ? 'SELECT UTC_TIMESTAMP(3) AS now' : "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now') AS now";
     this.forUpdate = this.mysql ? ' FOR UPDATE' : '';
+    this.joinInOrder = this.mysql ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
   }
 
   /**

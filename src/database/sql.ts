@@ -6,7 +6,7 @@ import { PINO_LOGGER } from '../logging/logging.module.js';
 import { id, datetime, type Row } from './columns.js';
 import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
-import { hasList, insertedIdVariable, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
+import { hasList, insertedIdVariable, rowsOf, SqlRows, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
 import { InsertedId, JsonWithInsertedId, type Statement } from './statement.js';
 import { Table } from './table.js';
 
@@ -355,11 +355,14 @@ function withInsertedIds(parameters: readonly unknown[], ids: ReadonlyMap<string
     if (insertedId === undefined) throw new Error(`no insert named ${name} before the statement that needs its id`);
     return insertedId;
   };
-  return parameters.map((value) => {
-    if (value instanceof InsertedId) return idOf(value);
-    if (value instanceof JsonWithInsertedId) return value.withId(idOf(value.id));
-    return value;
-  });
+  const value = (parameter: unknown): unknown => {
+    if (parameter instanceof InsertedId) return idOf(parameter);
+    if (parameter instanceof JsonWithInsertedId) return parameter.withId(idOf(parameter.id));
+    // The rows of a multi-row insert may name an inserted id too (a new pet's metadata pairs).
+    if (parameter instanceof SqlRows) return rowsOf(parameter.rows.map((row) => row.map(value)));
+    return parameter;
+  };
+  return parameters.map(value);
 }
 
 /** The rows, each read into its typed value in place (the driver's array is ours). */

@@ -36,6 +36,11 @@ export class Table<E, K extends keyof E & string> {
     return value as Pick<E, K>;
   };
 
+  /** The select list with each column of the table `alias` (`p.category_id AS categoryId`), for a join. */
+  columnsOf(alias: string): string {
+    return this.fields.map(({ property, column }) => `${alias}.${column.databaseName} AS ${property}`).join(', ');
+  }
+
   /** The column of a property. */
   column(property: K): string {
     return this.field(property).column.databaseName;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { API_VERSION } from '../config/api-version.js';
 import { Clock } from '../config/clock.js';
@@ -75,11 +76,14 @@ export class Outbox {
   }
 }
 
-/** The fields whose values `after` changed, as `before` had them: null for one it did not have. */
+/**
+ * The fields whose values `after` changed, as `before` had them: null for one it did not have.
+ * Compared by value, objects and arrays included (a pet's metadata), never by identity.
+ */
 export function changedAttributes<T extends object>(before: T, after: T): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof T & string>) {
-    if (before[key] !== after[key]) changed[key] = key in before ? before[key] : null;
+    if (!isDeepStrictEqual(before[key], after[key])) changed[key] = key in before ? before[key] : null;
   }
   return changed;
 }

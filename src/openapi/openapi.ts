@@ -77,7 +77,8 @@ export function buildOpenApiDocument(
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
   closeRequestBodies(document);
-  leaveMergePatchesWithoutDefaults(document);
+  describeMergePatches(document);
+  describeObjectParameters(document);
   giveRequestDefaultsSchemasOfTheirOwn(document);
   documentHeadersOfEveryResponse(document);
   describeRequiredScopes(document);
@@ -210,10 +211,11 @@ function closeRequestBodies(document: OpenAPIObject): void {
 }
 
 /**
- * A PATCH body is a JSON Merge Patch of what a create takes (MergePatchType): a field it leaves out
- * is unchanged, so none of its properties has the create's default.
+ * A PATCH body is a JSON Merge Patch of what a create takes (MergePatch): a field it leaves out is
+ * unchanged, so none of its properties has the create's default; an object property (metadata)
+ * merges, so it and each of its members may be null (RFC 7396).
  */
-function leaveMergePatchesWithoutDefaults(document: OpenAPIObject): void {
+function describeMergePatches(document: OpenAPIObject): void {
   const schemas = document.components?.schemas ?? {};
   for (const item of Object.values(document.paths)) {
     const body = item.patch?.requestBody;
@@ -221,7 +223,24 @@ function leaveMergePatchesWithoutDefaults(document: OpenAPIObject): void {
     for (const { schema } of content) {
       const patch = schema && '$ref' in schema ? schemas[schema.$ref.replace('#/components/schemas/', '')] : undefined;
       if (!patch || '$ref' in patch) continue;
-      for (const property of Object.values(patch.properties ?? {})) if (!('$ref' in property)) delete property.default;
+      for (const property of Object.values(patch.properties ?? {})) {
+        if ('$ref' in property) continue;
+        delete property.default;
+        if (property.type !== 'object' || typeof property.additionalProperties !== 'object') continue;
+        property.nullable = true;
+        property.additionalProperties = { ...property.additionalProperties, nullable: true };
+      }
+    }
+  }
+}
+
+/** A query parameter that is an object is sent as `name[key]=value` (QueryObject): OpenAPI's deepObject. */
+function describeObjectParameters(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    for (const parameter of operation.parameters ?? []) {
+      if ('$ref' in parameter || parameter.in !== 'query' || resolved(document, parameter.schema)?.type !== 'object') continue;
+      parameter.style = 'deepObject';
+      parameter.explode = true;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
-import { UNICODE_TEXT } from '../database/entity-columns.js';
+import { EXACT_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
+import { METADATA_COLUMN, type Metadata } from '../validation/metadata.js';
 import type { PetStatus } from './pet-status.js';
 
 @Entity({ name: 'pets' })
@@ -18,6 +19,10 @@ export class Pet extends NumericIdEntity {
   /** Counted up by every change; a change is made only to the version it was decided on. */
   @Column({ type: 'int', default: 1 })
   version: number;
+
+  /** An integrator's own references: JSON text, NULL when none; their pairs are indexed in pet_metadata for the filter. */
+  @Column({ type: 'mediumtext', nullable: true, ...EXACT_TEXT, transformer: METADATA_COLUMN })
+  metadata: Metadata;
 
   /** The open order (placed or approved) that holds the pet: its status moves only with that order. No foreign key, as orders name their pet. */
   @Column({ name: 'held_by_order_id', type: 'bigint', nullable: true })

@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { integer, text } from '../database/columns.js';
+import { MetadataPairs } from '../database/metadata-pairs.js';
 import { Sql, type SqlRunner } from '../database/sql.js';
 import type { InsertedId, Statement } from '../database/statement.js';
 import type { PetDto } from './dto/pet.dto.js';
@@ -13,9 +15,9 @@ export interface PetState {
 }
 
 /** What the API shows of a pet, as the entity declares each column. */
-const SHOWN = ['id', 'name', 'categoryId', 'status'] as const;
+const SHOWN = ['id', 'name', 'categoryId', 'status', 'metadata'] as const;
 /** What a client writes of a pet. */
-const WRITTEN = ['name', 'categoryId', 'status'] as const;
+const WRITTEN = ['name', 'categoryId', 'status', 'metadata'] as const;
 
 /**
  * The pets table, one written-out statement per question, run by Sql, in ascending id order; their
@@ -27,6 +29,7 @@ export class PetsRepository {
   private readonly shown;
   private readonly heldBy;
   private readonly written;
+  private readonly pairs: MetadataPairs;
   private readonly pageSql: string;
   /** Differs by database: see SqlDialect.forceIndex. */
   private readonly pageWithStatusSql: string;
@@ -42,6 +45,7 @@ export class PetsRepository {
     this.shown = shown.read;
     this.heldBy = sql.table(Pet, ['heldByOrderId']).read;
     const { dialect } = sql;
+    this.pairs = new MetadataPairs(dialect, 'pets', 'pet_metadata', 'pet_id', shown.columnsOf('o'));
     this.pageSql = `SELECT ${shown.columns} FROM pets WHERE id > ? ORDER BY id LIMIT ?`;
     this.pageWithStatusSql = `SELECT ${shown.columns} FROM pets${dialect.forceIndex('IDX_pets_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
     this.byIdSql = `SELECT ${shown.columns} FROM pets WHERE id = ?`;
@@ -55,8 +59,12 @@ export class PetsRepository {
     this.changeSql = `UPDATE pets SET ${set.sql}, version = version + 1 WHERE id = ?`;
   }
 
-  /** Up to `limit` pets after `afterId` (0: from the start), only those with `status` when given. */
-  page(status: PetStatus | undefined, afterId: number, limit: number): Promise<PetDto[]> {
+  /**
+   * Up to `limit` pets after `afterId` (0: from the start), only those with `status` when given, and
+   * only those whose metadata holds `pair` (name, value) when given.
+   */
+  page(status: PetStatus | undefined, pair: readonly [string, string] | undefined, afterId: number, limit: number): Promise<PetDto[]> {
+    if (pair) return this.sql.rows(...this.pairs.page(pair, status, afterId, limit), this.shown);
     return status
       ? this.sql.rows(this.pageWithStatusSql, [status, afterId, limit], this.shown)
       : this.sql.rows(this.pageSql, [afterId, limit], this.shown);
@@ -67,9 +75,9 @@ export class PetsRepository {
     return pet;
   }
 
-  /** The insert of a pet, whose id is `id`, for the write that records what else it makes (UnitOfWork). */
-  insert(pet: Omit<PetDto, 'id'>, id: InsertedId): Statement {
-    return { sql: this.insertSql, parameters: this.written(pet), inserts: id };
+  /** The insert of a pet, whose id is `id`, and of its metadata pairs, for the write that records what else it makes (UnitOfWork). */
+  insert(pet: Omit<PetDto, 'id'>, id: InsertedId): Statement[] {
+    return [{ sql: this.insertSql, parameters: this.written(pet), inserts: id }, ...this.pairs.insert(id, pet.metadata)];
   }
 
   /** The pet as a write decides on it, held until that write commits (the write's transaction). */
@@ -78,9 +86,10 @@ export class PetsRepository {
     return state;
   }
 
-  /** The change of a pet to `pet`. */
-  change(pet: PetDto): Statement {
-    return { sql: this.changeSql, parameters: [...this.written(pet), pet.id] };
+  /** The change of a pet from `before` to `after`: its row, and its metadata pairs when they changed. */
+  change(before: PetDto, after: PetDto): Statement[] {
+    const row = { sql: this.changeSql, parameters: [...this.written(after), after.id] };
+    return isDeepStrictEqual(before.metadata, after.metadata) ? [row] : [row, ...this.pairs.replace(after.id, after.metadata)];
   }
 
   /** The pet moved to `status` and held by the order whose insert the write names `orderId`. */

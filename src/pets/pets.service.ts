@@ -3,9 +3,12 @@ import { requirePreconditions } from '../http/preconditions.js';
 import { isReferencedRow } from '../database/constraint-violations.js';
 import { InsertedId, type Statement } from '../database/statement.js';
 import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
-import { Outbox } from '../events/outbox.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
+import { changedAttributes, Outbox } from '../events/outbox.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
 import { readPage, type Page } from '../pagination/page.js';
+import { mergePatch } from '../validation/merge-patch.js';
+import { type Metadata, mergedMetadataProblem } from '../validation/metadata.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
@@ -38,18 +41,21 @@ export class PetsService {
 
   list(query: ListPetsQuery): Promise<Page<PetDto>> {
     const { status } = query;
-    return readPage('pets', query, { status }, (afterId, limit) => this.pets.page(status, afterId, limit));
+    const pair = pairOf(query.metadata);
+    const filter = { status, metadata: pair && JSON.stringify(pair) };
+    return readPage('pets', query, filter, (afterId, limit) => this.pets.page(status, pair, afterId, limit));
   }
 
   /** Stores the pet and its `pet.created` event; its id is the one the insert generates. */
-  create({ name, categoryId, status = 'available' }: NewPetDto, key?: IdempotentRequest): Promise<PetDto> {
-    const pet: PetDto = { id: 0, name, categoryId, status };
+  create({ name, categoryId, status = 'available', metadata }: NewPetDto, key?: IdempotentRequest): Promise<PetDto> {
+    // Metadata as a Merge Patch of none: a key sent null is no key.
+    const pet: PetDto = { id: 0, name, categoryId, status, metadata: mergePatch({}, metadata) };
     const id = new InsertedId('pet');
     return this.writes.write(
       async () => ({
         answer: pet,
         answerId: id,
-        statements: [this.pets.insert(pet, id)],
+        statements: this.pets.insert(pet, id),
         events: [this.outbox.recordCreated('pet.created', pet, id)],
       }),
       this.idempotency.of(key, HttpStatus.CREATED),
@@ -67,12 +73,14 @@ export class PetsService {
         const { pet, heldByOrderId } = await this.state(transaction, id);
         requirePreconditions(preconditions, `pet ${id}`, pet);
         const after = merged(pet, patch);
+        const tooMany = mergedMetadataProblem(after.metadata);
+        if (tooMany) throw new ValidationFailedException(`${tooMany}.`);
         if (after.status !== pet.status) {
           if (heldByOrderId !== null) throw new PetHasOpenOrderException(id, heldByOrderId);
           checkPetMove(id, pet.status, after.status);
         }
         if (!differs(pet, after)) return { answer: pet, statements: [] };
-        return { answer: after, statements: [this.pets.change(after)], events: [this.outbox.recordChanged('pet.updated', pet, after)] };
+        return { answer: after, statements: this.pets.change(pet, after), events: [this.outbox.recordChanged('pet.updated', pet, after)] };
       },
       this.idempotency.of(key, HttpStatus.OK),
     );
@@ -126,11 +134,19 @@ export class PetsService {
   }
 }
 
-/** The pet with the patch's fields over its own (a field the patch leaves out stays). */
-function merged(pet: PetDto, { name, categoryId, status }: PetPatchDto): PetDto {
-  return { id: pet.id, name: name ?? pet.name, categoryId: categoryId ?? pet.categoryId, status: status ?? pet.status };
+/** The pet with the patch merged over it (RFC 7396: a field the patch leaves out stays; `metadata: null` removes it all). */
+function merged(pet: PetDto, patch: PetPatchDto): PetDto {
+  const after = mergePatch(pet, patch);
+  return { ...after, metadata: after.metadata ?? {} };
 }
 
+/** Whether any field of the pet changed, compared by value. */
 function differs(before: PetDto, after: PetDto): boolean {
-  return before.name !== after.name || before.categoryId !== after.categoryId || before.status !== after.status;
+  return Object.keys(changedAttributes(before, after)).length > 0;
+}
+
+/** The one pair a listing's `metadata[key]=value` filter names (the query DTO validated it), or none. */
+export function pairOf(metadata: Metadata | undefined): [string, string] | undefined {
+  const [pair] = Object.entries(metadata ?? {});
+  return pair;
 }

@@ -1,5 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { EXACT_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
+import { METADATA_COLUMN, type Metadata } from '../validation/metadata.js';
 import { Pet } from '../pets/pet.entity.js';
 import type { OrderStatus } from './order-status.js';
 
@@ -26,6 +28,10 @@ export class Order extends NumericIdEntity {
 
   @Column({ type: 'boolean' })
   complete: boolean;
+
+  /** An integrator's own references: JSON text, NULL when none; their pairs are indexed in order_metadata for the filter. */
+  @Column({ type: 'mediumtext', nullable: true, ...EXACT_TEXT, transformer: METADATA_COLUMN })
+  metadata: Metadata;
 
   /** Counted up by every change; a change is made only to the version it was decided on. */
   @Column({ type: 'int', default: 1 })

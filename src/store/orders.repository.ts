@@ -1,16 +1,18 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
+import { MetadataPairs } from '../database/metadata-pairs.js';
 import { Sql, type SqlRunner } from '../database/sql.js';
 import type { InsertedId, Statement } from '../database/statement.js';
 import { Order } from './order.entity.js';
 import type { OrderStatus } from './order-status.js';
 
 /** What the service reads of an order: every column the API shows, as the entity declares it. */
-const STORED = ['id', 'petId', 'quantity', 'status', 'shipDate', 'complete'] as const;
+const STORED = ['id', 'petId', 'quantity', 'status', 'shipDate', 'complete', 'metadata'] as const;
 /** A row of the orders table. */
 export type StoredOrder = Readonly<Pick<Order, (typeof STORED)[number]>>;
 /** What placing an order writes of it, and what a change of it writes. */
-const INSERTED = ['petId', 'quantity', 'status', 'shipDate', 'complete'] as const;
-const CHANGED = ['status', 'shipDate', 'complete'] as const;
+const INSERTED = ['petId', 'quantity', 'status', 'shipDate', 'complete', 'metadata'] as const;
+const CHANGED = ['status', 'shipDate', 'complete', 'metadata'] as const;
 
 /** The orders table, one written-out statement per question, run by Sql; their column lists and row reader come from the Order entity (Table). */
 @Injectable()
@@ -18,6 +20,7 @@ export class OrdersRepository {
   private readonly read;
   private readonly inserted;
   private readonly changed;
+  private readonly pairs: MetadataPairs;
   private readonly pageSql: string;
   /** Differs by database: see SqlDialect.forceIndex. */
   private readonly pageWithStatusSql: string;
@@ -30,6 +33,7 @@ export class OrdersRepository {
   constructor(private readonly sql: Sql) {
     const orders = sql.table(Order, STORED);
     const { dialect } = sql;
+    this.pairs = new MetadataPairs(dialect, 'orders', 'order_metadata', 'order_id', orders.columnsOf('o'));
     this.read = orders.read;
     this.pageSql = `SELECT ${orders.columns} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
     this.pageWithStatusSql = `SELECT ${orders.columns} FROM orders${dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
@@ -45,8 +49,17 @@ export class OrdersRepository {
     this.changeSql = `UPDATE orders SET ${set.sql}, version = version + 1 WHERE id = ?`;
   }
 
-  /** Up to `limit` orders after `afterId` (0: from the start), only those with `status` when given. */
-  page(status: OrderStatus | undefined, afterId: number, limit: number): Promise<StoredOrder[]> {
+  /**
+   * Up to `limit` orders after `afterId` (0: from the start), only those with `status` when given, and
+   * only those whose metadata holds `pair` (name, value) when given.
+   */
+  page(
+    status: OrderStatus | undefined,
+    pair: readonly [string, string] | undefined,
+    afterId: number,
+    limit: number,
+  ): Promise<StoredOrder[]> {
+    if (pair) return this.sql.rows(...this.pairs.page(pair, status, afterId, limit), this.read);
     return status
       ? this.sql.rows(this.pageWithStatusSql, [status, afterId, limit], this.read)
       : this.sql.rows(this.pageSql, [afterId, limit], this.read);
@@ -63,16 +76,17 @@ export class OrdersRepository {
     return order;
   }
 
-  /** The change of the order to `order`: for the write that moves its pet and records its events. */
-  change(order: StoredOrder): Statement {
-    return { sql: this.changeSql, parameters: [...this.changed(order), order.id] };
+  /** The change of the order from `before` to `after` (its row, its metadata pairs when they changed): for the write that moves its pet and records its events. */
+  change(before: StoredOrder, after: StoredOrder): Statement[] {
+    const row = { sql: this.changeSql, parameters: [...this.changed(after), after.id] };
+    return isDeepStrictEqual(before.metadata, after.metadata) ? [row] : [row, ...this.pairs.replace(after.id, after.metadata)];
   }
 
   /**
    * The insert of an order, whose id is `id`, for the write that records what else it makes; it
    * fails on the foreign key to pets when its pet does not exist (isForeignKeyViolation).
    */
-  insert(order: Omit<StoredOrder, 'id'>, id: InsertedId): Statement {
-    return { sql: this.insertSql, parameters: this.inserted(order), inserts: id };
+  insert(order: Omit<StoredOrder, 'id'>, id: InsertedId): Statement[] {
+    return [{ sql: this.insertSql, parameters: this.inserted(order), inserts: id }, ...this.pairs.insert(id, order.metadata)];
   }
 }

@@ -6,9 +6,12 @@ import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
 import { Outbox } from '../events/outbox.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
 import { readPage, type Page } from '../pagination/page.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
+import { mergePatch } from '../validation/merge-patch.js';
+import { mergedMetadataProblem } from '../validation/metadata.js';
 import { PetNotAvailableException } from '../pets/pet-conflicts.exceptions.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
-import { PetsService } from '../pets/pets.service.js';
+import { pairOf, PetsService } from '../pets/pets.service.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
@@ -36,7 +39,9 @@ export class OrdersService {
 
   async list(query: ListOrdersQuery): Promise<Page<OrderDto>> {
     const { status } = query;
-    const page = await readPage('orders', query, { status }, (afterId, limit) => this.orders.page(status, afterId, limit));
+    const pair = pairOf(query.metadata);
+    const filter = { status, metadata: pair && JSON.stringify(pair) };
+    const page = await readPage('orders', query, filter, (afterId, limit) => this.orders.page(status, pair, afterId, limit));
     return page.map(OrderDto.from);
   }
 
@@ -45,7 +50,7 @@ export class OrdersService {
    * cancelled (available again); an order placed delivered sells the pet at once. With its
    * `order.placed` and `pet.updated` events.
    */
-  async place({ petId, quantity, status = 'placed', shipDate }: NewOrderDto, key?: IdempotentRequest): Promise<OrderDto> {
+  async place({ petId, quantity, status = 'placed', shipDate, metadata }: NewOrderDto, key?: IdempotentRequest): Promise<OrderDto> {
     const stored = {
       petId,
       quantity,
@@ -53,6 +58,8 @@ export class OrdersService {
       shipDate: shipDate ? new Date(shipDate) : null,
       // Complete exactly when delivered (NewOrderDto refuses any other complete).
       complete: status === 'delivered',
+      // A Merge Patch of none: a key sent null is no key.
+      metadata: mergePatch({}, metadata),
     };
     // Its id is the one the insert generates.
     const order = OrderDto.from({ id: 0, ...stored });
@@ -66,7 +73,7 @@ export class OrdersService {
           return {
             answer: order,
             answerId: id,
-            statements: [this.orders.insert(stored, id), move.change],
+            statements: [...this.orders.insert(stored, id), move.change],
             events: [this.outbox.recordCreated('order.placed', order, id), ...move.events],
           };
         },
@@ -90,7 +97,11 @@ export class OrdersService {
       checkOrderMove(id, order.status, status);
       const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
       if (shipDate?.getTime() !== order.shipDate?.getTime()) checkOrderOpen(id, order.status, 'shipDate');
-      return { ...order, status, shipDate, complete: status === 'delivered' };
+      // The integrator's own references, which a final order takes too: they are not its terms.
+      const metadata = mergePatch(order.metadata, patch.metadata) ?? {};
+      const tooMany = mergedMetadataProblem(metadata);
+      if (tooMany) throw new ValidationFailedException(`${tooMany}.`);
+      return { ...order, status, shipDate, complete: status === 'delivered', metadata };
     });
   }
 
@@ -126,7 +137,7 @@ export class OrdersService {
         const order = decide(stored);
         const after = OrderDto.from(order);
         if (JSON.stringify(after) === JSON.stringify(before)) return { answer: before, statements: [] };
-        const statements: Statement[] = [this.orders.change(order)];
+        const statements: Statement[] = this.orders.change(stored, order);
         const events: Statement[] = [this.outbox.recordChanged('order.updated', before, after)];
         const petStatus = PET_AFTER[order.status];
         if (order.status !== stored.status && petStatus) {

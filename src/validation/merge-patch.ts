@@ -20,3 +20,21 @@ export function fieldsNullMayNotRemove(metatype: object): readonly string[] | un
 
 /** The message for a null that would remove such a field. */
 export const nullRefused = (field: string) => `${field} must not be null: leave it out to keep it as it is`;
+
+/**
+ * RFC 7396's MergePatch(target, patch): the members of an object patch replace the target's, a
+ * null removes one, and an object merges into an object; anything else replaces the target whole.
+ * `undefined` (a field the patch left out) leaves it as it is.
+ */
+export function mergePatch<T>(target: T, patch: unknown): T {
+  if (patch === undefined) return target;
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch as T;
+  const merged: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete merged[name];
+    else merged[name] = mergePatch(merged[name], value);
+  }
+  return merged as T;
+}

@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, type ValidationError, type ValidatorOptions, validateSync } from 'class-validator';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { fieldsNullMayNotRemove, nullRefused } from './merge-patch.js';
+import { queryObjectsOf } from './query-transforms.js';
 
 /**
  * Property names every object inherits. class-validator's whitelist looks names up in a plain
@@ -25,8 +26,9 @@ export class ApiValidationPipe implements PipeTransform {
     // Path parameters go through their own parse pipes; a route without a DTO class takes what it gets.
     if ((type !== 'body' && type !== 'query') || !metatype || UNVALIDATED.has(metatype)) return value;
     if (type === 'query') {
-      refuseBracketForms(metatype, value as object);
-      return validated(metatype, { ...(value as object) }, QUERY);
+      const query = withQueryObjects(metatype, value as Record<string, unknown>);
+      refuseBracketForms(metatype, query);
+      return validated(metatype, query, QUERY);
     }
     // No body at all is an empty one: every required field is then named as missing.
     if (value === undefined) return validated(metatype, {}, BODY);
@@ -35,17 +37,29 @@ export class ApiValidationPipe implements PipeTransform {
     }
     const inherited = Object.keys(value).filter((name) => INHERITED_NAMES.has(name));
     if (inherited.length > 0) return refuseInherited(metatype, value, inherited);
-    const nulls = fieldsNullMayNotRemove(metatype)?.filter((field) => (value as Record<string, unknown>)[field] === null);
-    return nulls?.length ? refuseNulls(metatype, value, nulls) : validated(metatype, value, BODY);
+    const refused = fieldsNullMayNotRemove(metatype);
+    return refused ? validatedMergePatch(metatype, value, refused) : validated(metatype, value, BODY);
   }
+}
+
+/**
+ * A Merge Patch (MergePatch): a null for a field it may not remove is refused by name; a null for
+ * one it may (metadata) removes it, passed on as it is, unvalidated; the rest is validated as usual.
+ */
+function validatedMergePatch(metatype: new () => object, value: object, refused: readonly string[]): object {
+  const nulls = Object.keys(value).filter((field) => (value as Record<string, unknown>)[field] === null);
+  if (nulls.length === 0) return validated(metatype, value, BODY);
+  const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !nulls.includes(name)));
+  const refusedNulls = nulls.filter((field) => refused.includes(field));
+  if (refusedNulls.length > 0) refuseNulls(metatype, rest, refusedNulls);
+  return Object.assign(validated(metatype, rest, BODY), Object.fromEntries(nulls.map((field) => [field, null])));
 }
 
 /**
  * 400 naming the fields of a Merge Patch that a null would remove (MergePatch), and whatever else
  * is wrong with the rest of the body, in the order of the DTO's fields.
  */
-function refuseNulls(metatype: new () => object, value: object, nulls: readonly string[]): never {
-  const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !nulls.includes(name)));
+function refuseNulls(metatype: new () => object, rest: object, nulls: readonly string[]): never {
   const problems = new Map(nulls.map((field) => [field, [nullRefused(field)]]));
   const errors = validateSync(plainToInstance(metatype, rest), { ...BODY, validationError: { target: false } });
   for (const error of errors) problems.set(error.property, describe([error]));
@@ -74,6 +88,26 @@ function refuseBracketForms(metatype: new () => object, query: object): void {
   throw new ValidationFailedException(
     `${names.map((name) => `${name} must be given once, as ${name}=value, not as ${name}[]= or ${name}[…]=`).join('; ')}.`,
   );
+}
+
+/**
+ * The query with each of the DTO's object parameters (QueryObject) gathered from its
+ * `name[key]=value` members into `{ key: value }`; a plain `name=value` stays as it is, for the
+ * DTO to refuse.
+ */
+function withQueryObjects(metatype: new () => object, query: Record<string, unknown>): Record<string, unknown> {
+  const gathered: Record<string, unknown> = { ...query };
+  for (const name of queryObjectsOf(metatype)) {
+    const prefix = `${name}[`;
+    for (const member of Object.keys(query)) {
+      if (!member.startsWith(prefix) || !member.endsWith(']')) continue;
+      const object = (gathered[name] ??= {});
+      if (typeof object === 'object' && object !== null)
+        (object as Record<string, unknown>)[member.slice(prefix.length, -1)] = query[member];
+      delete gathered[member];
+    }
+  }
+  return gathered;
 }
 
 /** The names of the properties a DTO class validates, worked out once per class. */

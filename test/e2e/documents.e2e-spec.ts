@@ -392,7 +392,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   it('names the schemas Pet, NewPet, PetStatus and Error, with int64 integers', () => {
     const { Pet, NewPet, PetStatus, Error } = document.components.schemas;
     expect(PetStatus).toEqual({ type: 'string', enum: ['available', 'pending', 'sold'] });
-    expect(Pet.required.sort()).toEqual(['categoryId', 'id', 'name', 'status']);
+    expect(Pet.required.sort()).toEqual(['categoryId', 'id', 'metadata', 'name', 'status']);
     expect(Pet.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(Pet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64', minimum: 1, maximum: 9007199254740991 });
     expect(NewPet.required.sort()).toEqual(['categoryId', 'name']);
@@ -451,7 +451,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     },
   );
 
-  it('gives every path and query parameter but the cursor an example, as Try it out and contract testers send them', () => {
+  it('gives every path and query parameter but the cursor and the metadata filter an example, as Try it out and contract testers send them', () => {
     const bare = ALL_OPERATIONS.flatMap(([path, method]) =>
       (document.paths[path][method].parameters ?? [])
         .filter((parameter: Json) => parameter.in !== 'header' && parameter.example === undefined)
@@ -461,7 +461,12 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
       document.paths[path][method].parameters?.some((parameter: Json) => parameter.name === 'cursor'),
     );
     expect(listings.length).toBeGreaterThan(3);
-    expect(bare).toEqual(listings.map(([path, method]) => `${method} ${path} cursor`));
+    // Neither is safe to send unasked: a cursor leaves out the first items, a metadata pair all but those holding it.
+    const filtered = (path: string, method: string) =>
+      document.paths[path][method].parameters.some((parameter: Json) => parameter.name === 'metadata')
+        ? [`${method} ${path} metadata`]
+        : [];
+    expect(bare).toEqual(listings.flatMap(([path, method]) => [`${method} ${path} cursor`, ...filtered(path, method)]));
   });
 
   // A tool sends them unasked (Swagger UI fills them in): a shared Idempotency-Key makes every other write a 422, a made-up tag a 412.
@@ -510,7 +515,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   it('names the store schemas Order, NewOrder, OrderStatus and Inventory', () => {
     const { Order, NewOrder, OrderStatus, Inventory } = document.components.schemas;
     expect(OrderStatus).toEqual({ type: 'string', enum: ['placed', 'approved', 'delivered', 'cancelled'] });
-    expect(Order.required.sort()).toEqual(['complete', 'id', 'petId', 'quantity', 'status']);
+    expect(Order.required.sort()).toEqual(['complete', 'id', 'metadata', 'petId', 'quantity', 'status']);
     expect(Order.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(Order.properties.shipDate).toMatchObject({ type: 'string', format: 'date-time' });
     expect(NewOrder.required.sort()).toEqual(['petId', 'quantity']);

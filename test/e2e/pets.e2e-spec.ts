@@ -17,7 +17,8 @@ describe.each(DATABASE_KINDS)('pets on %s', (kind) => {
       const response = await createPet({ name: 'Rex', categoryId: 3 });
       expect(response.status).toBe(201);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(response.body).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 3, status: 'available' });
+      // metadata from 1.5.0: {} when none.
+      expect(response.body).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 3, status: 'available', metadata: {} });
     });
 
     it('keeps a given status', async () => {

@@ -139,7 +139,7 @@ describe('a TypeScript SDK call: its own options, its whole answer and its log',
     const pet = await petstore.pets.create({ name: 'Identified', categoryId: 2 });
     expect(pet._request_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Object.keys(pet)).not.toContain('_request_id');
-    expect(JSON.parse(JSON.stringify(pet))).toEqual({ id: pet.id, name: 'Identified', categoryId: 2, status: 'available' });
+    expect(JSON.parse(JSON.stringify(pet))).toEqual({ id: pet.id, name: 'Identified', categoryId: 2, status: 'available', metadata: {} });
     expect({ ...pet }).not.toHaveProperty('_request_id');
     const inventory = await petstore.store.inventory();
     expect(inventory._request_id).toMatch(/^[0-9a-f-]{36}$/);

@@ -54,7 +54,7 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s lifecycle on %s', (kind) =
     const rex = await petstore.pets.create({ name: 'Rex', categoryId: 3 });
     expect(rex._etag).toMatch(ETAG);
     expect(Object.keys(rex)).not.toContain('_etag');
-    expect(JSON.parse(JSON.stringify(rex))).toEqual({ id: rex.id, name: 'Rex', categoryId: 3, status: 'available' });
+    expect(JSON.parse(JSON.stringify(rex))).toEqual({ id: rex.id, name: 'Rex', categoryId: 3, status: 'available', metadata: {} });
 
     const renamed = await petstore.pets.update(rex.id, { name: 'Rex II' }, { ifMatch: rex._etag }).withResponse();
     expect(renamed.status).toBe(200);

@@ -160,6 +160,12 @@ class Pet(ApiModel):
     """Availability status. It moves (updatePet) from available to pending or sold, from pending
     to available or sold; sold is final. A pet an open order holds moves only with that order.
     """
+    metadata: dict[str, Any]
+    """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
+    of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
+    PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
+    all. Listings filter by one pair: `metadata[key]=value`.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Pet:
@@ -169,6 +175,7 @@ class Pet(ApiModel):
             name=wire["name"],
             category_id=wire["categoryId"],
             status=wire["status"],
+            metadata=dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -178,6 +185,7 @@ class Pet(ApiModel):
             "name": self.name,
             "categoryId": self.category_id,
             "status": self.status,
+            "metadata": dict(self.metadata),
         }
         return wire
 
@@ -195,6 +203,12 @@ class NewPet(ApiModel):
     to available or sold; sold is final. A pet an open order holds moves only with that order.
     The service's default: "available".
     """
+    metadata: dict[str, Any] | None = None
+    """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
+    of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
+    PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
+    all. Listings filter by one pair: `metadata[key]=value`.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> NewPet:
@@ -203,6 +217,7 @@ class NewPet(ApiModel):
             name=wire["name"],
             category_id=wire["categoryId"],
             status=wire.get("status"),
+            metadata=None if wire.get("metadata") is None else dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -213,13 +228,16 @@ class NewPet(ApiModel):
         }
         if self.status is not None:
             wire["status"] = self.status
+        if self.metadata is not None:
+            wire["metadata"] = dict(self.metadata)
         return wire
 
 
 @dataclass(frozen=True, kw_only=True)
 class PetPatch(ApiModel):
     """A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, each
-    valid as in NewPet; a field left out is unchanged, and none may be null.
+    valid as in NewPet; a field left out is unchanged, and none may be null but metadata,
+    whose members merge (null removes one, or all).
     """
 
     name: str | None = None
@@ -230,6 +248,12 @@ class PetPatch(ApiModel):
     """Availability status. It moves (updatePet) from available to pending or sold, from pending
     to available or sold; sold is final. A pet an open order holds moves only with that order.
     """
+    metadata: dict[str, Any] | None = None
+    """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
+    of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
+    PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
+    all. Listings filter by one pair: `metadata[key]=value`.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> PetPatch:
@@ -238,6 +262,7 @@ class PetPatch(ApiModel):
             name=wire.get("name"),
             category_id=wire.get("categoryId"),
             status=wire.get("status"),
+            metadata=None if wire.get("metadata") is None else dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -249,6 +274,8 @@ class PetPatch(ApiModel):
             wire["categoryId"] = self.category_id
         if self.status is not None:
             wire["status"] = self.status
+        if self.metadata is not None:
+            wire["metadata"] = dict(self.metadata)
         return wire
 
 
@@ -267,6 +294,12 @@ class Order(ApiModel):
     """When the order ships, in UTC with milliseconds; absent when none was given."""
     complete: bool
     """Whether the order is complete: exactly when it is delivered."""
+    metadata: dict[str, Any]
+    """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
+    of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
+    PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
+    all. Listings filter by one pair: `metadata[key]=value`.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Order:
@@ -278,6 +311,7 @@ class Order(ApiModel):
             status=wire["status"],
             ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
             complete=wire["complete"],
+            metadata=dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -288,6 +322,7 @@ class Order(ApiModel):
             "quantity": self.quantity,
             "status": self.status,
             "complete": self.complete,
+            "metadata": dict(self.metadata),
         }
         if self.ship_date is not None:
             wire["shipDate"] = format_datetime(self.ship_date)
@@ -315,6 +350,12 @@ class NewOrder(ApiModel):
     given as the status makes it (true with delivered, false otherwise); any other value is
     refused.
     """
+    metadata: dict[str, Any] | None = None
+    """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
+    of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
+    PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
+    all. Listings filter by one pair: `metadata[key]=value`.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> NewOrder:
@@ -325,6 +366,7 @@ class NewOrder(ApiModel):
             status=wire.get("status"),
             ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
             complete=wire.get("complete"),
+            metadata=None if wire.get("metadata") is None else dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -339,6 +381,8 @@ class NewOrder(ApiModel):
             wire["shipDate"] = format_datetime(self.ship_date)
         if self.complete is not None:
             wire["complete"] = self.complete
+        if self.metadata is not None:
+            wire["metadata"] = dict(self.metadata)
         return wire
 
 
@@ -346,8 +390,9 @@ class NewOrder(ApiModel):
 class OrderPatch(ApiModel):
     """A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved
     to delivered (which sells the animal and completes the order); its shipDate may be set
-    while the order is open (delivered and cancelled are final). A field left out is
-    unchanged; none may be null. An order is cancelled with POST
+    while the order is open (delivered and cancelled are final). Its metadata merges (a key
+    set to null is removed, `metadata: null` removes them all), final or not. A field left out
+    is unchanged; none may be null but metadata. An order is cancelled with POST
     /store/orders/{orderId}/cancel.
     """
 
@@ -358,6 +403,12 @@ class OrderPatch(ApiModel):
     in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal
     dates, basic format, no offset). Answered in UTC with milliseconds.
     """
+    metadata: dict[str, Any] | None = None
+    """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
+    of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
+    PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
+    all. Listings filter by one pair: `metadata[key]=value`.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> OrderPatch:
@@ -365,6 +416,7 @@ class OrderPatch(ApiModel):
         return cls(
             status=wire.get("status"),
             ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
+            metadata=None if wire.get("metadata") is None else dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -374,6 +426,8 @@ class OrderPatch(ApiModel):
             wire["status"] = self.status
         if self.ship_date is not None:
             wire["shipDate"] = format_datetime(self.ship_date)
+        if self.metadata is not None:
+            wire["metadata"] = dict(self.metadata)
         return wire
 
 

@@ -380,6 +380,15 @@ export interface components {
             categoryId: number;
             /** @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order. */
             status: components["schemas"]["PetStatus"];
+            /**
+             * @description Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them all. Listings filter by one pair: `metadata[key]=value`.
+             * @example {
+             *       "erp_id": "A-17"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
         };
         /** @description Every error response, from every layer, has this shape. `x-codes-by-status` lists the codes each HTTP status carries. */
         Error: {
@@ -420,8 +429,17 @@ export interface components {
              */
             categoryId: number;
             status?: components["schemas"]["NewPetStatus"];
+            /**
+             * @description Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them all. Listings filter by one pair: `metadata[key]=value`.
+             * @example {
+             *       "erp_id": "A-17"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
         };
-        /** @description A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, each valid as in NewPet; a field left out is unchanged, and none may be null. */
+        /** @description A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, each valid as in NewPet; a field left out is unchanged, and none may be null but metadata, whose members merge (null removes one, or all). */
         PetPatch: {
             /**
              * @description The animal's name: 1 to 255 characters, not only white space, stored exactly as sent.
@@ -436,6 +454,15 @@ export interface components {
             categoryId?: number;
             /** @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order. */
             status?: components["schemas"]["PetStatus"];
+            /**
+             * @description Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them all. Listings filter by one pair: `metadata[key]=value`.
+             * @example {
+             *       "erp_id": "A-17"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @enum {string} */
         OrderStatus: "placed" | "approved" | "delivered" | "cancelled";
@@ -468,6 +495,15 @@ export interface components {
             shipDate?: string;
             /** @description Whether the order is complete: exactly when it is delivered. */
             complete: boolean;
+            /**
+             * @description Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them all. Listings filter by one pair: `metadata[key]=value`.
+             * @example {
+             *       "erp_id": "A-17"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
         };
         /**
          * @description Where the order stands when placed: placed (the default) or approved hold the animal; delivered sells it.
@@ -499,8 +535,17 @@ export interface components {
              * @example false
              */
             complete?: boolean;
+            /**
+             * @description Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them all. Listings filter by one pair: `metadata[key]=value`.
+             * @example {
+             *       "erp_id": "A-17"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
         };
-        /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set while the order is open (delivered and cancelled are final). A field left out is unchanged; none may be null. An order is cancelled with POST /store/orders/{orderId}/cancel. */
+        /** @description A JSON Merge Patch (RFC 7396) of an order: its status moves placed to approved, approved to delivered (which sells the animal and completes the order); its shipDate may be set while the order is open (delivered and cancelled are final). Its metadata merges (a key set to null is removed, `metadata: null` removes them all), final or not. A field left out is unchanged; none may be null but metadata. An order is cancelled with POST /store/orders/{orderId}/cancel. */
         OrderPatch: {
             /**
              * @description Where the order stands.
@@ -513,6 +558,15 @@ export interface components {
              * @example 2026-12-01T09:30:00.000Z
              */
             shipDate?: string;
+            /**
+             * @description Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them all. Listings filter by one pair: `metadata[key]=value`.
+             * @example {
+             *       "erp_id": "A-17"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @description How many animals have each status; every status is always present. */
         Inventory: {
@@ -971,6 +1025,10 @@ export interface operations {
                  * @example available
                  */
                 status?: components["schemas"]["PetStatus"];
+                /** @description Only animals whose metadata holds this one pair: `metadata[key]=value`, such as `metadata[erp_id]=A-17` (more than one pair is a 400). */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: {
                 /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
@@ -1821,6 +1879,10 @@ export interface operations {
                  * @example placed
                  */
                 status?: components["schemas"]["OrderStatus"];
+                /** @description Only orders whose metadata holds this one pair: `metadata[key]=value`, such as `metadata[erp_id]=A-17` (more than one pair is a 400). */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: {
                 /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */

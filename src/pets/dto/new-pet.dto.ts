@@ -1,5 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
+import type { Metadata } from '../../validation/metadata.js';
 import type { PetStatus } from '../pet-status.js';
 import { PetField } from './pet-fields.js';
 
@@ -15,4 +16,9 @@ export class NewPetDto {
   // Absent means `available`; an explicit null is not a status.
   @ValidateIf((_, value) => value !== undefined)
   status?: PetStatus;
+
+  @PetField.metadata({ required: false })
+  // Absent means none; a key set to null is no key.
+  @ValidateIf((_, value) => value !== undefined)
+  metadata?: Metadata;
 }

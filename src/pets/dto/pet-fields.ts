@@ -3,6 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { IsId } from '../../validation/is-id.validator.js';
 import { IsName } from '../../validation/is-name.validator.js';
+import { MetadataProperty } from '../../validation/metadata.js';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 import { PET_STATUSES, type PetStatus } from '../pet-status.js';
 
@@ -42,4 +43,6 @@ export const PetField = {
       }),
       IsIn(PET_STATUSES, { message: `status must be one of ${PET_STATUSES.join(', ')}` }),
     ),
+
+  metadata: MetadataProperty,
 };

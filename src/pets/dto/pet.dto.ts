@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
+import type { Metadata } from '../../validation/metadata.js';
 import type { PetStatus } from '../pet-status.js';
 import { PetField } from './pet-fields.js';
 
@@ -17,4 +18,7 @@ export class PetDto {
 
   @PetField.status()
   status: PetStatus;
+
+  @PetField.metadata()
+  metadata: Metadata;
 }

@@ -1,5 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { ValidateBy, ValidateIf } from 'class-validator';
+import type { Metadata } from '../../validation/metadata.js';
 import type { OrderStatus } from '../order-status.js';
 import { OrderField } from './order-fields.js';
 
@@ -47,4 +48,8 @@ export class NewOrderDto {
   @unlessAbsent
   @CompleteMatchesStatus()
   complete?: boolean;
+
+  @OrderField.metadata({ required: false })
+  @unlessAbsent
+  metadata?: Metadata;
 }

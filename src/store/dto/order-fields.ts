@@ -3,6 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import { DATE_TIME_PROPERTY, DATE_TIME_RULE, IsDateTime } from '../../validation/is-date-time.validator.js';
 import { IsId } from '../../validation/is-id.validator.js';
+import { MetadataProperty } from '../../validation/metadata.js';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 import { NEW_ORDER_STATUSES, ORDER_STATUSES, type OrderStatus } from '../order-status.js';
 
@@ -72,4 +73,6 @@ export const OrderField = {
       ApiProperty({ type: 'boolean', description: 'Whether the order is complete: exactly when it is delivered.', ...presence }),
       IsBoolean({ message: 'complete must be true or false' }),
     ),
+
+  metadata: MetadataProperty,
 };

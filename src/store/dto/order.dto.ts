@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { StoredOrder } from '../orders.repository.js';
+import type { Metadata } from '../../validation/metadata.js';
 import type { OrderStatus } from '../order-status.js';
 import { ID_SCHEMA } from '../../validation/parse-id.pipe.js';
 import { OrderField } from './order-fields.js';
@@ -24,10 +25,13 @@ export class OrderDto {
   @OrderField.complete()
   complete: boolean;
 
+  @OrderField.metadata()
+  metadata: Metadata;
+
   /** The answer's shape: shipDate as an RFC 3339 string in UTC, left out when there is none. */
-  static from({ id, petId, quantity, status, shipDate, complete }: StoredOrder): OrderDto {
+  static from({ id, petId, quantity, status, shipDate, complete, metadata }: StoredOrder): OrderDto {
     return shipDate
-      ? { id, petId, quantity, status, shipDate: shipDate.toISOString(), complete }
-      : { id, petId, quantity, status, complete };
+      ? { id, petId, quantity, status, shipDate: shipDate.toISOString(), complete, metadata }
+      : { id, petId, quantity, status, complete, metadata };
   }
 }

@@ -1,0 +1,26 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { EXACT_TEXT } from '../database/entity-columns.js';
+import { Pet } from './pet.entity.js';
+
+/**
+ * A pair of a pet's metadata, indexed so that a listing filtered by one pair reads only the pets that
+ * hold it, in id order, at any size (`metadata[key]=value`). Written with the pet's metadata column,
+ * in the same write; gone with the pet.
+ */
+@Entity({ name: 'pet_metadata' })
+@Index('IDX_pet_metadata_pair', ['name', 'value', 'petId'])
+export class PetMetadataEntry {
+  @PrimaryColumn({ name: 'pet_id', type: 'bigint' })
+  petId: number;
+
+  @PrimaryColumn({ type: 'varchar', length: 40, ...EXACT_TEXT })
+  name: string;
+
+  @Column({ type: 'varchar', length: 500, ...EXACT_TEXT })
+  value: string;
+
+  /** Declared for the foreign key only. */
+  @ManyToOne(() => Pet, { nullable: false, onDelete: 'CASCADE', onUpdate: 'RESTRICT' })
+  @JoinColumn({ name: 'pet_id', foreignKeyConstraintName: 'FK_pet_metadata_pet_id' })
+  pet?: Pet;
+}
