@@ -20,6 +20,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StoreModule } from './store/store.module.js';
 import { describeEventDeliveries } from './webhooks/event-document.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { RequestLogModule } from './request-log/request-log.module.js';
 
 /**
  * What every request of an operation passes through, in the order it runs: who is asking, whether
@@ -58,6 +59,7 @@ export class AppModule {
         PetsModule,
         StoreModule,
         WebhooksModule,
+        RequestLogModule,
         HealthModule,
         MetricsModule,
       ],

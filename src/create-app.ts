@@ -6,7 +6,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { AppModule, DOCUMENT_CONTRIBUTIONS } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './config/clock.js';
-import { buildOpenApiDocument, serveOpenApiDocument } from './openapi/openapi.js';
+import { buildOpenApiDocument, operationOf, serveOpenApiDocument } from './openapi/openapi.js';
 import { ApiExpressAdapter } from './http/api-express-adapter.js';
 import { boundClientConnections } from './http/client-connections.js';
 import { constantHeaders, httpEdge } from './http/edge.js';
@@ -19,6 +19,7 @@ import { databaseOutageLog } from './http/outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 import { accessLogLine } from './http/access-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
+import { RequestLogWriter } from './request-log/request-log.writer.js';
 
 /**
  * Builds and initialises the service, ready to listen: the one place the Express application is
@@ -45,6 +46,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
   // Express would hash every response body for a weak ETag that no API client revalidates with.
   app.set('etag', false);
   const serverMethods = () => app.get(RouteTable).methodsOfAnyRoute();
+  const document = buildOpenApiDocument(app, config, DOCUMENT_CONTRIBUTIONS);
   // Ahead of the documents and of Nest's routes, so that every response has an X-Request-Id, is
   // logged and counted, and carries helmet's headers. Swagger UI loads its scripts and styles from
   // files, which helmet's content security policy allows; upgrade-insecure-requests is left out
@@ -55,6 +57,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
       headers: constantHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })),
       finished: [
         accessLogLine(app.get<PinoLogger>(PINO_LOGGER)),
+        app.get(RequestLogWriter).recorder(operationOf(document)),
         databaseOutageLog(app.get<PinoLogger>(PINO_LOGGER)),
         app.get(HttpMetrics).observe,
       ],
@@ -65,7 +68,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
   // Express compiles TRUST_PROXY into this function; hop 0 is the connection's own peer.
   const trustProxy: (address: string, hop: number) => boolean = app.getHttpAdapter().getInstance().get('trust proxy fn');
   boundClientConnections(app.getHttpServer(), config.connections, serverMethods, (address) => trustProxy(address, 0));
-  serveOpenApiDocument(app, buildOpenApiDocument(app, config, DOCUMENT_CONTRIBUTIONS));
+  serveOpenApiDocument(app, document);
   // After the documents, ahead of the routes app.init() adds: what no route takes is answered here.
   app.use(app.get(UnroutedRequests).handle);
   await app.init();

@@ -4,6 +4,7 @@ import { IdempotencyRecord } from './idempotency/idempotency-record.entity.js';
 import { Pet } from './pets/pet.entity.js';
 import { PetMetadataEntry } from './pets/pet-metadata.entity.js';
 import { Order } from './store/order.entity.js';
+import { RequestLogEntry } from './request-log/request-log.entity.js';
 import { OrderMetadataEntry } from './store/order-metadata.entity.js';
 import { WebhookAttempt } from './webhook-delivery/webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery/webhook-delivery.entity.js';
@@ -25,4 +26,5 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  RequestLogEntry,
 ];

@@ -1,3 +1,5 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
 import type { Scope } from './scopes.js';
 
 /** Who a request acts for, once ApiKeyGuard has admitted it. */
@@ -20,3 +22,10 @@ declare module 'express-serve-static-core' {
     apiKey?: ApiKeyPrincipal | null;
   }
 }
+
+/** The handler's parameter of the key the request was admitted with (ApiKeyGuard); on a keyed route, always one. */
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): ApiKeyPrincipal => {
+  const { apiKey } = context.getArgByIndex<Request>(0);
+  if (!apiKey) throw new Error('a keyed route was reached without a key');
+  return apiKey;
+});

@@ -3,11 +3,12 @@ import { ApiExtension } from '@nestjs/swagger';
 
 /**
  * What an API key may do: read the animals, add them, read the orders and the inventory, place
- * orders, see and manage webhook endpoints and events. A write scope does not imply its read scope:
- * a checkout backend may place orders it cannot list (but a change of an existing resource needs
- * both, as its answer shows it). A key holds any set of them; one made without a choice holds all.
+ * orders, see and manage webhook endpoints and events, read its own requests' log. A write scope
+ * does not imply its read scope: a checkout backend may place orders it cannot list (but a change
+ * of an existing resource needs both, as its answer shows it). A key holds any set of them; one
+ * made without a choice holds all.
  */
-export const SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write', 'webhooks:read', 'webhooks:write'] as const;
+export const SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write', 'webhooks:read', 'webhooks:write', 'requests:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The route metadata RequiresScope sets and ScopeGuard reads. */

@@ -27,11 +27,12 @@ const USAGE =
 /** What each scope lets a key do, for the help; typed by Scope, so a scope added to SCOPES must be described here. */
 const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'pets:read': 'list and get animals',
-  'pets:write': 'add animals',
+  'pets:write': 'add animals (and change and remove them, with the read scope too)',
   'store:read': 'list and get orders, the inventory',
-  'store:write': 'place orders',
+  'store:write': 'place orders (and move and cancel them, with the read scope too)',
   'webhooks:read': 'list and get webhook endpoints and events',
-  'webhooks:write': 'add, change, test and remove webhook endpoints, send events again',
+  'webhooks:write': 'add webhook endpoints (and change, test and remove them, send events again, with the read scope too)',
+  'requests:read': "list and get the key's own requests (the request log)",
 };
 
 /** `text` in lines of at most `width` characters, each after `indent` but the first. */

@@ -45,6 +45,15 @@ export abstract class AppConfig {
   abstract readonly production: boolean;
   /** How events reach webhook endpoints (see src/webhooks/). */
   abstract readonly webhooks: WebhookConfig;
+  /** What the request log keeps, and for how long (see src/request-log/). */
+  abstract readonly requestLog: RequestLogConfig;
+}
+
+export interface RequestLogConfig {
+  /** Whether successful reads are kept too (REQUEST_LOG_READS); changes and failures always are. */
+  readonly reads: boolean;
+  /** Entries are purged this many days after their request (REQUEST_LOG_DAYS). */
+  readonly days: number;
 }
 
 export interface WebhookConfig {
@@ -146,6 +155,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       allowedNetworks: read(() => parseNetworks(env.WEBHOOK_ALLOWED_NETWORKS), []),
       allowHttp: read(() => parseBoolean('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, false), false),
       attemptTimeoutMs: read(() => parseInteger('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 100, 60_000), 10_000),
+    },
+    requestLog: {
+      reads: read(() => parseBoolean('REQUEST_LOG_READS', env.REQUEST_LOG_READS, false), false),
+      days: read(() => parseInteger('REQUEST_LOG_DAYS', env.REQUEST_LOG_DAYS, 7, 1, 3650), 7),
     },
   };
 

@@ -13,6 +13,7 @@ import { ExactClientText1795220100000 } from './migrations/1795220100000-ExactCl
 import { Lifecycle1795220200000 } from './migrations/1795220200000-Lifecycle.js';
 import { CompleteMeansDelivered1795220300000 } from './migrations/1795220300000-CompleteMeansDelivered.js';
 import { Metadata1795220400000 } from './migrations/1795220400000-Metadata.js';
+import { RequestLog1795220500000 } from './migrations/1795220500000-RequestLog.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
 export const MIGRATIONS = [
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   Lifecycle1795220200000,
   CompleteMeansDelivered1795220300000,
   Metadata1795220400000,
+  RequestLog1795220500000,
 ];
 
 /**

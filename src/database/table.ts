@@ -52,6 +52,12 @@ export class Table<E, K extends keyof E & string> {
     return { sql, values: this.valuesOf(properties) };
   }
 
+  /** `INSERT INTO table (a, b) VALUES ?`, rows of `properties` as one parameter (rowsOf), and the values of each row's object. */
+  insertRows<P extends K>(properties: readonly P[]): WrittenColumns<E, P> {
+    const sql = `INSERT INTO ${this.name} (${properties.map((property) => this.column(property)).join(', ')}) VALUES ?`;
+    return { sql, values: this.valuesOf(properties) };
+  }
+
   /** `a = ?, b = ?` for `properties` (an UPDATE's SET list), and the values of an object for it, in order. */
   set<P extends K>(properties: readonly P[]): WrittenColumns<E, P> {
     return { sql: properties.map((property) => `${this.column(property)} = ?`).join(', '), values: this.valuesOf(properties) };

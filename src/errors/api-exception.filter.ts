@@ -63,12 +63,18 @@ function describe(exception: unknown): string {
  */
 export function sendApiError(response: Response, error: ApiException): void {
   if (!response.req.complete) response.setHeader('Connection', 'close');
+  const body = error.toBody(response.req.requestId, scopesOf(response.req));
+  answered.set(response, { code: body.code, message: body.message });
   // Set outright: res.json() would keep a Content-Type the route declared for its success.
-  response
-    .status(error.status)
-    .set(error.headers)
-    .type('application/json')
-    .send(JSON.stringify(error.toBody(response.req.requestId, scopesOf(response.req))));
+  response.status(error.status).set(error.headers).type('application/json').send(JSON.stringify(body));
+}
+
+/** The errors answered, by response, for who reports a finished request (the request log). */
+const answered = new WeakMap<Response, { readonly code: string; readonly message: string }>();
+
+/** The `{code, message}` a response answered, when it was an error of ours; undefined otherwise. */
+export function answeredError(response: Response): { readonly code: string; readonly message: string } | undefined {
+  return answered.get(response);
 }
 
 /** The scopes of the key the request was admitted with (auth/ sets `apiKey`); none before authentication. */

@@ -9,12 +9,20 @@ export function isEventType(value: unknown): value is EventType {
   return (EVENT_TYPES as readonly unknown[]).includes(value);
 }
 
+/** The request that caused an event: its id (X-Request-Id, the request log's) and its Idempotency-Key. */
+export interface EventCause {
+  readonly id: string;
+  readonly idempotencyKey: string | null;
+}
+
 /** The event as stored and delivered: immutable once written. */
 export interface WebhookEvent {
   readonly id: string;
   readonly type: string;
   readonly createdAt: string;
   readonly apiVersion: string;
+  /** The request that caused it (from 1.5.0); null for one the service made of its own accord. */
+  readonly request: EventCause | null;
   /** `object`: the resource after the write (as it was, for a deletion); `previousAttributes`: on an update, the fields that changed, as they were. */
   readonly data: { readonly object: object; readonly previousAttributes?: object };
 }

@@ -22,6 +22,10 @@ export class UnroutedRequests {
     const refusal = this.routes.refusal(request.method, request.path);
     if (!refusal) return next();
     const authenticated = async () => this.apiKeys.authenticate(request.headers.authorization, clientAddress(request));
-    authenticated().then(() => next(refusal), next);
+    authenticated().then((principal) => {
+      // The request was made with this key, as a routed one's is (ApiKeyGuard): whoever records it (the request log) knows whose it is.
+      request.apiKey = principal;
+      next(refusal);
+    }, next);
   };
 }

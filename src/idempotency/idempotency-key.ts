@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { IdempotentRequest } from './idempotency.js';
@@ -42,12 +41,3 @@ export function idempotentRequest(request: Request, { takesBody = true }: { take
   const body = takesBody ? request.body : undefined;
   return new IdempotentRequest(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, body));
 }
-
-/**
- * The handler's parameter of the request's Idempotency-Key (IdempotentRequest), or undefined when it
- * came without one; 400 when it is malformed. A route that takes no body (cancel) says so: a body
- * sent to it changes nothing, so it does not make a retry another request.
- */
-export const IdempotencyKey = createParamDecorator((options: { takesBody?: boolean } | undefined, context: ExecutionContext) =>
-  idempotentRequest(context.getArgByIndex<Request>(0), options),
-);

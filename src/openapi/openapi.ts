@@ -49,7 +49,7 @@ export function buildOpenApiDocument(
     .setDescription(
       'List, add, change and read the animals of the pet store, and order them. Every operation needs an API key sent as ' +
         "`Authorization: Bearer <API_KEY>` that holds the operation's scopes (`pets:read`, `pets:write`, " +
-        '`store:read`, `store:write`, `webhooks:read` or `webhooks:write`, named in its description and `x-required-scopes`); ' +
+        '`store:read`, `store:write`, `webhooks:read`, `webhooks:write` or `requests:read`, named in its description and `x-required-scopes`); ' +
         'a change of an existing resource needs its read scope as well as its write scope. Errors are always an `Error` object. The API is for calls from ' +
         'servers: a key is a secret that must never sit in a web page, so browsers are granted no origin ' +
         '(no CORS; a preflight is answered 401 `API_KEY_MISSING`, saying so). Query parameters are strict in value and ' +
@@ -64,6 +64,7 @@ export function buildOpenApiDocument(
     .addTag('pets', 'The animals of the store.')
     .addTag('store', 'Orders and inventory.')
     .addTag('webhooks', 'Events, and the endpoints they are POSTed to, signed (docs/WEBHOOKS.md).')
+    .addTag('requests', 'The request log: the requests your key made, as the service answered them.')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key of the service.' }, 'bearer')
     .addSecurityRequirements('bearer');
   for (const server of servers(config)) builder.addServer(server.url, server.description);
@@ -367,4 +368,19 @@ export function serveOpenApiDocument(app: NestExpressApplication, document: Open
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
     customJs: './try-it-out.js',
   });
+}
+
+/**
+ * The operationId of the operation a route serves, by its method and its path as Express names it
+ * (`GET`, `/v1/pets/:petId`; HEAD is GET's): for whoever records what a request reached.
+ */
+export function operationOf(document: OpenAPIObject): (method: string, route: string) => string | null {
+  const operations = new Map<string, string>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operationId = item[method]?.operationId;
+      if (operationId) operations.set(`${method.toUpperCase()} ${API_PREFIX}${path.replace(/\{(\w+)\}/g, ':$1')}`, operationId);
+    }
+  }
+  return (method, route) => operations.get(`${method === 'HEAD' ? 'GET' : method} ${route}`) ?? null;
 }

@@ -13,21 +13,40 @@ const CHECK_BYTES = 6;
  * a forged cursor could only name a position anyone can page to, so there is nothing to protect
  * beyond the cursor's integrity, and no key to share between instances.
  */
-export function encodeCursor(afterId: number, listing: string, filter: ListFilter): string {
-  const payload = Buffer.from(JSON.stringify([afterId, scope(listing, filter)])).toString('base64url');
+export function encodeCursor(after: number | TimePosition, listing: string, filter: ListFilter): string {
+  const payload = Buffer.from(JSON.stringify([after, scope(listing, filter)])).toString('base64url');
   return `${payload}.${check(payload)}`;
 }
 
 /** The id a page continues after; 400 VALIDATION_FAILED when the cursor is not one of ours for this listing. */
 export function decodeCursor(cursor: string, listing: string, filter: ListFilter): number {
+  return decodePosition(cursor, listing, filter, (after): after is number => isId(after));
+}
+
+/** A position in a listing newest first: the time (ms since the epoch) and the row id of the last item of a page. */
+export type TimePosition = readonly [number, number];
+
+/** The time and row a page newest first continues after (a TimePosition); 400 as decodeCursor. */
+export function decodeTimeCursor(cursor: string, listing: string, filter: ListFilter): TimePosition {
+  return decodePosition(
+    cursor,
+    listing,
+    filter,
+    (after): after is TimePosition => Array.isArray(after) && after.length === 2 && Number.isSafeInteger(after[0]) && isId(after[1]),
+  );
+}
+
+function decodePosition<P>(cursor: string, listing: string, filter: ListFilter, isPosition: (after: unknown) => after is P): P {
   const [payload, tag, ...rest] = cursor.split('.');
   if (payload && tag && rest.length === 0 && tag === check(payload)) {
-    const [afterId, key] = parse(Buffer.from(payload, 'base64url').toString());
-    if (typeof afterId === 'number' && Number.isSafeInteger(afterId) && afterId > 0 && key === scope(listing, filter)) {
-      return afterId;
-    }
+    const [after, key] = parse(Buffer.from(payload, 'base64url').toString());
+    if (isPosition(after) && key === scope(listing, filter)) return after;
   }
   throw new ValidationFailedException('cursor is not valid for this listing: use the URL of a Link rel="next" header as it is.');
+}
+
+function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
 function parse(json: string): [unknown, unknown] {

@@ -18,8 +18,7 @@ import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../http/json-body.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
-import { IdempotencyKey } from '../idempotency/idempotency-key.js';
-import type { IdempotentRequest } from '../idempotency/idempotency.js';
+import { Write, type WriteRequest } from '../idempotency/write-request.js';
 import { Changed, Created } from '../http/answers.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
@@ -75,8 +74,8 @@ export class PetsController {
     ...JSON_BODY_ERRORS,
   })
   @RequiresScope('pets:write')
-  async create(@Body() newPet: NewPetDto, @IdempotencyKey() key?: IdempotentRequest): Promise<Created<PetDto>> {
-    return new Created(await this.pets.create(newPet, key), key?.replayed);
+  async create(@Body() newPet: NewPetDto, @Write() write: WriteRequest): Promise<Created<PetDto>> {
+    return new Created(await this.pets.create(newPet, write), write.replayed);
   }
 
   @Get(':petId')
@@ -155,9 +154,9 @@ export class PetsController {
     @Param('petId', new ParseIdPipe('petId')) petId: number,
     @Body() patch: PetPatchDto,
     @RequestPreconditions() preconditions: Preconditions,
-    @IdempotencyKey() key?: IdempotentRequest,
+    @Write() write: WriteRequest,
   ): Promise<Changed<PetDto>> {
-    return new Changed(await this.pets.update(petId, patch, preconditions, key), key?.replayed);
+    return new Changed(await this.pets.update(petId, patch, preconditions, write), write.replayed);
   }
 
   @Delete(':petId')
@@ -184,7 +183,9 @@ export class PetsController {
   async delete(
     @Param('petId', new ParseIdPipe('petId')) petId: number,
     @RequestPreconditions() preconditions: Preconditions,
+    // A delete takes no Idempotency-Key (deleting twice leaves the pet deleted): its events name the request only.
+    @Write({ keyed: false }) write: WriteRequest,
   ): Promise<void> {
-    await this.pets.delete(petId, preconditions);
+    await this.pets.delete(petId, preconditions, write);
   }
 }

@@ -5,7 +5,8 @@ import { InsertedId, type Statement } from '../database/statement.js';
 import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { changedAttributes, Outbox } from '../events/outbox.js';
-import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
+import { Idempotency } from '../idempotency/idempotency.js';
+import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { mergePatch } from '../validation/merge-patch.js';
 import { type Metadata, mergedMetadataProblem } from '../validation/metadata.js';
@@ -47,7 +48,7 @@ export class PetsService {
   }
 
   /** Stores the pet and its `pet.created` event; its id is the one the insert generates. */
-  create({ name, categoryId, status = 'available', metadata }: NewPetDto, key?: IdempotentRequest): Promise<PetDto> {
+  create({ name, categoryId, status = 'available', metadata }: NewPetDto, write: WriteRequest): Promise<PetDto> {
     // Metadata as a Merge Patch of none: a key sent null is no key.
     const pet: PetDto = { id: 0, name, categoryId, status, metadata: mergePatch({}, metadata) };
     const id = new InsertedId('pet');
@@ -56,9 +57,9 @@ export class PetsService {
         answer: pet,
         answerId: id,
         statements: this.pets.insert(pet, id),
-        events: [this.outbox.recordCreated('pet.created', pet, id)],
+        events: [this.outbox.recordCreated('pet.created', pet, id, write.cause)],
       }),
-      this.idempotency.of(key, HttpStatus.CREATED),
+      this.idempotency.of(write.idempotency, HttpStatus.CREATED),
     );
   }
 
@@ -67,7 +68,7 @@ export class PetsService {
    * named), with its `pet.updated` event. A status move must be one the pet allows, and not of a pet
    * an open order holds; a patch that changes nothing writes nothing.
    */
-  update(id: number, patch: PetPatchDto, preconditions: Preconditions, key?: IdempotentRequest): Promise<PetDto> {
+  update(id: number, patch: PetPatchDto, preconditions: Preconditions, write: WriteRequest): Promise<PetDto> {
     return this.writes.write(
       async (transaction) => {
         const { pet, heldByOrderId } = await this.state(transaction, id);
@@ -80,19 +81,23 @@ export class PetsService {
           checkPetMove(id, pet.status, after.status);
         }
         if (!differs(pet, after)) return { answer: pet, statements: [] };
-        return { answer: after, statements: this.pets.change(pet, after), events: [this.outbox.recordChanged('pet.updated', pet, after)] };
+        return {
+          answer: after,
+          statements: this.pets.change(pet, after),
+          events: [this.outbox.recordChanged('pet.updated', pet, after, write.cause)],
+        };
       },
-      this.idempotency.of(key, HttpStatus.OK),
+      this.idempotency.of(write.idempotency, HttpStatus.OK),
     );
   }
 
   /** Deletes the pet (its preconditions: only the representation named), with its `pet.deleted` event; a pet orders name is kept (409). */
-  async delete(id: number, preconditions: Preconditions): Promise<void> {
+  async delete(id: number, preconditions: Preconditions, write: WriteRequest): Promise<void> {
     try {
       await this.writes.write(async (transaction) => {
         const { pet } = await this.state(transaction, id);
         requirePreconditions(preconditions, `pet ${id}`, pet);
-        return { answer: pet, statements: [this.pets.remove(id)], events: [this.outbox.recordDeleted('pet.deleted', pet)] };
+        return { answer: pet, statements: [this.pets.remove(id)], events: [this.outbox.recordDeleted('pet.deleted', pet, write.cause)] };
       });
     } catch (error) {
       // The orders' foreign key: an order names the pet.
@@ -122,14 +127,14 @@ export class PetsService {
 
   /**
    * The pet, as read, moved to `status` by an order: held by the order whose insert the write names
-   * (`heldBy`), or released (by none); with its `pet.updated` event. No event when its status stays.
+   * (`heldBy`), or released (by none); with its `pet.updated` event, caused by the order's `write`. No event when its status stays.
    */
-  moveForOrder({ pet }: PetState, status: PetStatus, heldBy: InsertedId | 'released'): PetMove {
+  moveForOrder({ pet }: PetState, status: PetStatus, heldBy: InsertedId | 'released', write: WriteRequest): PetMove {
     const after: PetDto = { ...pet, status };
     return {
       pet: after,
       change: heldBy === 'released' ? this.pets.release(pet.id, status) : this.pets.hold(pet.id, status, heldBy),
-      events: differs(pet, after) ? [this.outbox.recordChanged('pet.updated', pet, after)] : [],
+      events: differs(pet, after) ? [this.outbox.recordChanged('pet.updated', pet, after, write.cause)] : [],
     };
   }
 }

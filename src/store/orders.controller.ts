@@ -8,8 +8,7 @@ import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { ACCEPT_PATCH, ACCEPT_PATCH_HEADER, JSON_BODY_ERRORS, MERGE_PATCH_TYPES } from '../http/json-body.js';
 import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
-import { IdempotencyKey } from '../idempotency/idempotency-key.js';
-import type { IdempotentRequest } from '../idempotency/idempotency.js';
+import { Write, type WriteRequest } from '../idempotency/write-request.js';
 import { Changed, Created } from '../http/answers.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
 import { NewOrderDto } from './dto/new-order.dto.js';
@@ -64,8 +63,8 @@ export class OrdersController {
     PET_NOT_AVAILABLE: 'The animal is not available: an order holds it, or it is sold.',
   })
   @RequiresScope('store:write')
-  async place(@Body() newOrder: NewOrderDto, @IdempotencyKey() key?: IdempotentRequest): Promise<Created<OrderDto>> {
-    return new Created(await this.orders.place(newOrder, key), key?.replayed);
+  async place(@Body() newOrder: NewOrderDto, @Write() write: WriteRequest): Promise<Created<OrderDto>> {
+    return new Created(await this.orders.place(newOrder, write), write.replayed);
   }
 
   @Get(':orderId')
@@ -126,9 +125,9 @@ export class OrdersController {
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
     @Body() patch: OrderPatchDto,
     @RequestPreconditions() preconditions: Preconditions,
-    @IdempotencyKey() key?: IdempotentRequest,
+    @Write() write: WriteRequest,
   ): Promise<Changed<OrderDto>> {
-    return new Changed(await this.orders.update(orderId, patch, preconditions, key), key?.replayed);
+    return new Changed(await this.orders.update(orderId, patch, preconditions, write), write.replayed);
   }
 
   @Post(':orderId/cancel')
@@ -163,8 +162,8 @@ export class OrdersController {
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
     @RequestPreconditions() preconditions: Preconditions,
     // Cancel takes no body: one sent changes nothing, so it does not make a retry another request.
-    @IdempotencyKey({ takesBody: false }) key?: IdempotentRequest,
+    @Write({ takesBody: false }) write: WriteRequest,
   ): Promise<Changed<OrderDto>> {
-    return new Changed(await this.orders.cancel(orderId, preconditions, key), key?.replayed);
+    return new Changed(await this.orders.cancel(orderId, preconditions, write), write.replayed);
   }
 }

@@ -4,7 +4,8 @@ import { isForeignKeyViolation } from '../database/constraint-violations.js';
 import { InsertedId, type Statement } from '../database/statement.js';
 import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
 import { Outbox } from '../events/outbox.js';
-import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
+import { Idempotency } from '../idempotency/idempotency.js';
+import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { mergePatch } from '../validation/merge-patch.js';
@@ -50,7 +51,7 @@ export class OrdersService {
    * cancelled (available again); an order placed delivered sells the pet at once. With its
    * `order.placed` and `pet.updated` events.
    */
-  async place({ petId, quantity, status = 'placed', shipDate, metadata }: NewOrderDto, key?: IdempotentRequest): Promise<OrderDto> {
+  async place({ petId, quantity, status = 'placed', shipDate, metadata }: NewOrderDto, write: WriteRequest): Promise<OrderDto> {
     const stored = {
       petId,
       quantity,
@@ -69,15 +70,20 @@ export class OrdersService {
         async (transaction) => {
           const pet = await this.pets.state(transaction, petId);
           if (pet.pet.status !== 'available') throw new PetNotAvailableException(petId, pet.pet.status);
-          const move = this.pets.moveForOrder(pet, status === 'delivered' ? 'sold' : 'pending', status === 'delivered' ? 'released' : id);
+          const move = this.pets.moveForOrder(
+            pet,
+            status === 'delivered' ? 'sold' : 'pending',
+            status === 'delivered' ? 'released' : id,
+            write,
+          );
           return {
             answer: order,
             answerId: id,
             statements: [...this.orders.insert(stored, id), move.change],
-            events: [this.outbox.recordCreated('order.placed', order, id), ...move.events],
+            events: [this.outbox.recordCreated('order.placed', order, id, write.cause), ...move.events],
           };
         },
-        this.idempotency.of(key, HttpStatus.CREATED),
+        this.idempotency.of(write.idempotency, HttpStatus.CREATED),
       );
     } catch (error) {
       // The orders' foreign key to pets says the pet went after it was read: nothing was stored.
@@ -91,8 +97,8 @@ export class OrdersService {
    * the order; shipDate as given, while the order is open (a final one changes no more). With its
    * `order.updated` (and `pet.updated`) events.
    */
-  update(id: number, patch: OrderPatchDto, preconditions: Preconditions, key?: IdempotentRequest): Promise<OrderDto> {
-    return this.change(id, preconditions, key, (order) => {
+  update(id: number, patch: OrderPatchDto, preconditions: Preconditions, write: WriteRequest): Promise<OrderDto> {
+    return this.change(id, preconditions, write, (order) => {
       const status = patch.status ?? order.status;
       checkOrderMove(id, order.status, status);
       const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
@@ -106,8 +112,8 @@ export class OrdersService {
   }
 
   /** Cancels a placed or approved order (its preconditions: only the representation named); the pet it holds is available again. */
-  cancel(id: number, preconditions: Preconditions, key?: IdempotentRequest): Promise<OrderDto> {
-    return this.change(id, preconditions, key, (order) => {
+  cancel(id: number, preconditions: Preconditions, write: WriteRequest): Promise<OrderDto> {
+    return this.change(id, preconditions, write, (order) => {
       checkCancellable(id, order.status);
       return { ...order, status: 'cancelled' };
     });
@@ -126,7 +132,7 @@ export class OrdersService {
   private change(
     id: number,
     preconditions: Preconditions,
-    key: IdempotentRequest | undefined,
+    write: WriteRequest,
     decide: (order: StoredOrder) => StoredOrder,
   ): Promise<OrderDto> {
     return this.writes.write(
@@ -138,20 +144,20 @@ export class OrdersService {
         const after = OrderDto.from(order);
         if (JSON.stringify(after) === JSON.stringify(before)) return { answer: before, statements: [] };
         const statements: Statement[] = this.orders.change(stored, order);
-        const events: Statement[] = [this.outbox.recordChanged('order.updated', before, after)];
+        const events: Statement[] = [this.outbox.recordChanged('order.updated', before, after, write.cause)];
         const petStatus = PET_AFTER[order.status];
         if (order.status !== stored.status && petStatus) {
           const pet = await this.pets.state(transaction, order.petId);
           // An order placed before 1.4.0 may not hold its pet: it moves none.
           if (pet.heldByOrderId === id) {
-            const move = this.pets.moveForOrder(pet, petStatus, 'released');
+            const move = this.pets.moveForOrder(pet, petStatus, 'released', write);
             statements.push(move.change);
             events.push(...move.events);
           }
         }
         return { answer: after, statements, events };
       },
-      this.idempotency.of(key, HttpStatus.OK),
+      this.idempotency.of(write.idempotency, HttpStatus.OK),
     );
   }
 

@@ -12,6 +12,20 @@ function changedFieldsOf(schema: string, example: Record<string, unknown>): Sche
   };
 }
 
+/** The request that caused an event, as every event (from 1.5.0) carries it. */
+const EVENT_REQUEST: SchemaObject = {
+  type: 'object',
+  nullable: true,
+  description:
+    'The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` ' +
+    'finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord.',
+  properties: {
+    id: { type: 'string', description: 'The X-Request-Id of the request.', example: '4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17' },
+    idempotencyKey: { type: 'string', nullable: true, description: 'Its Idempotency-Key, or null.', example: 'order-4711' },
+  },
+  required: ['id', 'idempotencyKey'],
+};
+
 /** Each event type's payload schema: its `type`, and the schema of its `data.object`. */
 const EVENT_SCHEMAS = [
   {
@@ -81,11 +95,13 @@ export function describeEventDeliveries(document: OpenAPIObject): void {
         type: { type: 'string', enum: [type] },
         createdAt: { type: 'string', format: 'date-time', description: 'When the write happened.' },
         apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION },
+        request: { $ref: '#/components/schemas/EventRequest' },
         data: { type: 'object', properties: { object, ...previousAttributes }, required: ['object'] },
       },
       required: ['id', 'type', 'createdAt', 'apiVersion', 'data'],
     };
   }
+  schemas.EventRequest = EVENT_REQUEST;
   document.components!.schemas = schemas;
 
   const create = document.paths['/webhook-endpoints']?.post;

@@ -12,8 +12,7 @@ import {
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
-import { IdempotencyKey } from '../idempotency/idempotency-key.js';
-import type { IdempotentRequest } from '../idempotency/idempotency.js';
+import { Write, type WriteRequest } from '../idempotency/write-request.js';
 import { Created } from '../http/answers.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { PageQuery } from '../pagination/page-query.dto.js';
@@ -54,11 +53,8 @@ export class WebhookEndpointsController {
     ...JSON_BODY_ERRORS,
   })
   @RequiresScope('webhooks:write')
-  async create(
-    @Body() endpoint: NewWebhookEndpointDto,
-    @IdempotencyKey() key?: IdempotentRequest,
-  ): Promise<Created<CreatedWebhookEndpointDto>> {
-    return new Created(await this.webhooks.createEndpoint(endpoint, key), key?.replayed);
+  async create(@Body() endpoint: NewWebhookEndpointDto, @Write() write: WriteRequest): Promise<Created<CreatedWebhookEndpointDto>> {
+    return new Created(await this.webhooks.createEndpoint(endpoint, write), write.replayed);
   }
 
   @Get()
@@ -156,8 +152,8 @@ export class WebhookEndpointsController {
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  test(@Param('endpointId') id: string): Promise<EventDto> {
-    return this.webhooks.sendTest(id);
+  test(@Param('endpointId') id: string, @Write({ keyed: false }) write: WriteRequest): Promise<EventDto> {
+    return this.webhooks.sendTest(id, write);
   }
 
   @Post(':endpointId/recover')

@@ -7,7 +7,8 @@ import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { Outbox } from '../events/outbox.js';
 import { UnitOfWork } from '../database/unit-of-work.js';
-import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.js';
+import { Idempotency } from '../idempotency/idempotency.js';
+import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { DeliveryLogRepository } from '../webhook-delivery/delivery-log.repository.js';
 import { Deliverer } from '../webhook-delivery/deliverer.js';
@@ -44,13 +45,13 @@ export class WebhooksService {
     private readonly policy: AddressPolicy,
   ) {}
 
-  createEndpoint({ url, events, description }: NewWebhookEndpointDto, idempotency?: IdempotentRequest): Promise<CreatedWebhookEndpointDto> {
+  createEndpoint({ url, events, description }: NewWebhookEndpointDto, write: WriteRequest): Promise<CreatedWebhookEndpointDto> {
     const checked = this.checkUrl(url);
     const secret = newSigningSecret();
     const createdAt = new Date(this.clock.now());
     const { endpoint, statement } = this.endpoints.insert({ url: checked, events, description: description ?? null, secret, createdAt });
     const answer = { ...WebhookEndpointDto.from(endpoint), secret };
-    return this.writes.write(async () => ({ answer, statements: [statement] }), this.idempotency.of(idempotency, HttpStatus.CREATED));
+    return this.writes.write(async () => ({ answer, statements: [statement] }), this.idempotency.of(write.idempotency, HttpStatus.CREATED));
   }
 
   async listEndpoints(query: PageQuery): Promise<Page<WebhookEndpointDto>> {
@@ -87,9 +88,9 @@ export class WebhooksService {
   }
 
   /** Sends a `webhook.test` event to this endpoint alone; answers the event. */
-  async sendTest(id: string): Promise<EventDto> {
+  async sendTest(id: string, write: WriteRequest): Promise<EventDto> {
     const endpoint = await this.find(id);
-    return (await this.outbox.recordAlone(TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId)) as EventDto;
+    return (await this.outbox.recordAlone(TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId, write.cause)) as EventDto;
   }
 
   async recover(id: string, since: Date): Promise<number> {

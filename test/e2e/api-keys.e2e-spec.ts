@@ -78,7 +78,7 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     const row = lines.find((line) => line.includes('listed 🔑'));
     expect(row).toMatch(
       new RegExp(
-        `^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+never\\s+-\\s+-$`,
+        `^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write,requests:read\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+never\\s+-\\s+-$`,
       ),
     );
     expect(result.stdout).not.toContain(key);

@@ -122,7 +122,14 @@ function neededScopes(scopes: readonly string[]): RegExp {
   return new RegExp(`${sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
 
-const ALL_OPERATIONS = [...OPERATIONS, ...STORE_OPERATIONS, ...WEBHOOK_OPERATIONS].map(([path, method]) => [path, method] as const);
+const REQUEST_OPERATIONS = [
+  ['/requests', 'get', 'listRequests', ['200', '304', '400', '401', '403', '412', '429', '500', '503'], ['requests:read']],
+  ['/requests/{requestId}', 'get', 'getRequest', ['200', '304', '400', '401', '403', '404', '412', '429', '500', '503'], ['requests:read']],
+] as const;
+
+const ALL_OPERATIONS = [...OPERATIONS, ...STORE_OPERATIONS, ...WEBHOOK_OPERATIONS, ...REQUEST_OPERATIONS].map(
+  ([path, method]) => [path, method] as const,
+);
 
 describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   const ctx = useApp(kind);
@@ -166,6 +173,8 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
       '/events/{eventId}/redeliver',
       '/pets',
       '/pets/{petId}',
+      '/requests',
+      '/requests/{requestId}',
       '/store/inventory',
       '/store/orders',
       '/store/orders/{orderId}',
@@ -313,7 +322,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(document.paths['/store/orders/{orderId}'].get.parameters[0].schema).toEqual(bounds);
   });
 
-  it.each([...OPERATIONS, ...WEBHOOK_OPERATIONS])(
+  it.each([...OPERATIONS, ...WEBHOOK_OPERATIONS, ...REQUEST_OPERATIONS])(
     'documents %s %s as %s with every response it gives',
     (path, method, operationId, statuses, scopes) => {
       const operation = document.paths[path][method];

@@ -7,6 +7,7 @@ import { AddApiKeyScopes1795219600000 } from '../../src/database/migrations/1795
 import { OneSuccessorPerKey1795219800000 } from '../../src/database/migrations/1795219800000-OneSuccessorPerKey.js';
 import { ApiKeyTimesInMilliseconds1795219900000 } from '../../src/database/migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
 import { CompleteMeansDelivered1795220300000 } from '../../src/database/migrations/1795220300000-CompleteMeansDelivered.js';
+import { RequestLog1795220500000 } from '../../src/database/migrations/1795220500000-RequestLog.js';
 import { isUniqueViolation } from '../../src/database/constraint-violations.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -128,6 +129,26 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
       ['approved', 0],
       ['delivered', 1],
       ['delivered', 1],
+    ]);
+  });
+
+  it('RequestLog gives requests:read to the keys that held every scope, and to none that held fewer; a revert takes it back', async () => {
+    await revertThrough(RequestLog1795220500000);
+    const six = 'pets:read pets:write store:read store:write webhooks:read webhooks:write';
+    await dataSource.query(INSERT_OLDER_KEY, ['everything', 'c'.repeat(64)]);
+    await dataSource.query("UPDATE api_keys SET scopes = ? WHERE name = 'everything'", [six]);
+    await dataSource.query(INSERT_OLDER_KEY, ['reader', 'd'.repeat(64)]);
+    await dataSource.query("UPDATE api_keys SET scopes = 'pets:read' WHERE name = 'reader'");
+    await dataSource.runMigrations();
+    const scopes = async () => dataSource.query("SELECT name, scopes FROM api_keys WHERE name IN ('everything', 'reader') ORDER BY name");
+    expect(await scopes()).toEqual([
+      { name: 'everything', scopes: `${six} requests:read` },
+      { name: 'reader', scopes: 'pets:read' },
+    ]);
+    await revertThrough(RequestLog1795220500000);
+    expect(await scopes()).toEqual([
+      { name: 'everything', scopes: six },
+      { name: 'reader', scopes: 'pets:read' },
     ]);
   });
 });

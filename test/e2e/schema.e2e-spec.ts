@@ -77,42 +77,56 @@ describe.each(DATABASE_KINDS)('the entities and the migrations on %s', (kind) =>
  * what the migrations made, each recognised for one column or key that agrees with its entity in
  * everything else:
  * - a nullable column without a default: MariaDB reports its default as the text `NULL`, which the
- *   `mysql` driver (its `mariadb` one knows better) takes for a default to remove, one `CHANGE` each;
+ *   `mysql` driver (its `mariadb` one knows better) takes for a default to remove, one `CHANGE` each,
+ *   and a DROP INDEX and a CREATE INDEX for each index on such a column that the change would rebuild;
  * - a foreign key whose ON UPDATE the migration left unstated: MariaDB reports RESTRICT, the entity
  *   (like MySQL 8 and SQLite) says NO ACTION, which InnoDB runs alike; a DROP and an ADD each.
  */
 async function mariaDbReadings(dataSource: DataSource, tables: [EntityMetadata, Table][]): Promise<((query: string) => boolean)[]> {
   const [{ version }]: { version: string }[] = await dataSource.query('SELECT VERSION() AS version');
   if (!version.includes('MariaDB')) return [];
-  return tables.flatMap(([entity, table]) => [
-    ...entity.columns
-      .filter((metadata) => {
-        const column = table.columns.find(({ name }) => name === metadata.databaseName);
-        if (!column || !metadata.isNullable || metadata.default !== undefined || column.default !== "'NULL'") return false;
-        const withoutMariaDbsNull = column.clone();
-        withoutMariaDbsNull.default = undefined;
-        return dataSource.driver.findChangedColumns([withoutMariaDbsNull], [metadata]).length === 0;
-      })
-      .map(
+  return tables.flatMap(([entity, table]) => {
+    const nullDefaulted = entity.columns.filter((metadata) => {
+      const column = table.columns.find(({ name }) => name === metadata.databaseName);
+      if (!column || !metadata.isNullable || metadata.default !== undefined || column.default !== "'NULL'") return false;
+      const withoutMariaDbsNull = column.clone();
+      withoutMariaDbsNull.default = undefined;
+      return dataSource.driver.findChangedColumns([withoutMariaDbsNull], [metadata]).length === 0;
+    });
+    const rebuiltIndices = entity.indices.filter(
+      (index) =>
+        index.columns.some((column) => nullDefaulted.includes(column)) &&
+        table.indices.some(
+          ({ name, columnNames }) =>
+            name === index.name && columnNames.join() === index.columns.map((column) => column.databaseName).join(),
+        ),
+    );
+    return [
+      ...nullDefaulted.map(
         ({ databaseName }) =>
           (query: string) =>
             query.startsWith(`ALTER TABLE \`${table.name}\` CHANGE \`${databaseName}\` \`${databaseName}\` `),
       ),
-    ...entity.foreignKeys
-      .filter((metadata) => {
-        const key = table.foreignKeys.find(({ name }) => name === metadata.name);
-        return (
-          key !== undefined &&
-          key.onUpdate === 'RESTRICT' &&
-          metadata.onUpdate === 'NO ACTION' &&
-          shapeOfKey({ ...key, onUpdate: metadata.onUpdate }) === shapeOfKey(metadata)
-        );
-      })
-      .flatMap(({ name }) => [
-        (query: string) => query === `ALTER TABLE \`${table.name}\` DROP FOREIGN KEY \`${name}\``,
-        (query: string) => query.startsWith(`ALTER TABLE \`${table.name}\` ADD CONSTRAINT \`${name}\` FOREIGN KEY `),
+      ...rebuiltIndices.flatMap(({ name }) => [
+        (query: string) => query === `DROP INDEX \`${name}\` ON \`${table.name}\``,
+        (query: string) => query.startsWith(`CREATE INDEX \`${name}\` ON \`${table.name}\` `),
       ]),
-  ]);
+      ...entity.foreignKeys
+        .filter((metadata) => {
+          const key = table.foreignKeys.find(({ name }) => name === metadata.name);
+          return (
+            key !== undefined &&
+            key.onUpdate === 'RESTRICT' &&
+            metadata.onUpdate === 'NO ACTION' &&
+            shapeOfKey({ ...key, onUpdate: metadata.onUpdate }) === shapeOfKey(metadata)
+          );
+        })
+        .flatMap(({ name }) => [
+          (query: string) => query === `ALTER TABLE \`${table.name}\` DROP FOREIGN KEY \`${name}\``,
+          (query: string) => query.startsWith(`ALTER TABLE \`${table.name}\` ADD CONSTRAINT \`${name}\` FOREIGN KEY `),
+        ]),
+    ];
+  });
 }
 
 interface KeyShape {

@@ -144,12 +144,12 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
     expect((await http(keys.all).delete(`/v1/pets/${held}`)).body.message).toMatch('named by orders');
   });
 
-  it('gives API_KEYS keys and keys made without --scopes all six', async () => {
+  it('gives API_KEYS keys and keys made without --scopes every scope, requests:read among them (1.5.0)', async () => {
     for (const key of [TEST_API_KEY, keys.all]) {
       for (const { call } of OPERATIONS) expect((await call(http(key), fresh)).status).toBeLessThan(300);
     }
     expect((await cli('list')).stdout).toMatch(
-      /everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write\s/,
+      /everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write,requests:read\s/,
     );
   });
 

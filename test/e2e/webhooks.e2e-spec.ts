@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
 
   it('delivers pet.created, signed so that the Standard Webhooks reference library verifies it, with the 201 body as its object', async () => {
     const { secret } = await endpointAt('/pets-only', ['pet.created']);
-    const pet = await createPet('Signed');
+    const pet = await createPet('Signed', { 'X-Request-Id': 'signed-create-1', 'Idempotency-Key': 'signed-create' });
     const [delivery] = (await receiver.waitFor('/pets-only', 1)).filter((d) => JSON.parse(d.body).data.object.id === pet.id);
     expect(delivery).toBeDefined();
     const verified = new Webhook(secret).verify(delivery.body, headersOf(delivery)) as Record<string, unknown>;
@@ -94,6 +94,8 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
       type: 'pet.created',
       createdAt: expect.any(String),
       apiVersion: expect.any(String),
+      // The request that caused it (1.5.0): its X-Request-Id, which the request log files it under.
+      request: { id: 'signed-create-1', idempotencyKey: 'signed-create' },
       data: { object: pet },
     });
     expect(delivery.headers['content-type']).toBe('application/json');

@@ -29,6 +29,7 @@ ErrorCode = Literal[
     "ORDER_NOT_FOUND",
     "WEBHOOK_ENDPOINT_NOT_FOUND",
     "EVENT_NOT_FOUND",
+    "REQUEST_NOT_FOUND",
     "ROUTE_NOT_FOUND",
     "METHOD_NOT_ALLOWED",
     "REQUEST_TIMEOUT",
@@ -74,6 +75,38 @@ EventType = Literal[
 
 WebhookDeliveryState = Literal["pending", "delivered", "failed"]
 
+ErrorCode = Literal[
+    "VALIDATION_FAILED",
+    "MALFORMED_JSON",
+    "MALFORMED_REQUEST",
+    "UNSUPPORTED_MEDIA_TYPE",
+    "API_KEY_MISSING",
+    "API_KEY_INVALID",
+    "API_KEY_EXPIRED",
+    "INSUFFICIENT_SCOPE",
+    "PET_NOT_FOUND",
+    "ORDER_NOT_FOUND",
+    "WEBHOOK_ENDPOINT_NOT_FOUND",
+    "EVENT_NOT_FOUND",
+    "REQUEST_NOT_FOUND",
+    "ROUTE_NOT_FOUND",
+    "METHOD_NOT_ALLOWED",
+    "REQUEST_TIMEOUT",
+    "IDEMPOTENCY_KEY_IN_USE",
+    "INVALID_TRANSITION",
+    "PET_NOT_AVAILABLE",
+    "PET_HAS_OPEN_ORDER",
+    "PET_HAS_ORDERS",
+    "PRECONDITION_FAILED",
+    "EXPECTATION_FAILED",
+    "PAYLOAD_TOO_LARGE",
+    "IDEMPOTENCY_KEY_REUSED",
+    "RATE_LIMITED",
+    "HEADERS_TOO_LARGE",
+    "INTERNAL_ERROR",
+    "SERVICE_UNAVAILABLE",
+]
+
 NewPetStatus = PetStatus
 """Availability status. It moves (updatePet) from available to pending or sold, from pending to
 available or sold; sold is final. A pet an open order holds moves only with that order. The
@@ -97,7 +130,7 @@ ERROR_CODES_BY_STATUS: Final[Mapping[int, tuple[ErrorCode, ...]]] = {
     400: ("VALIDATION_FAILED", "MALFORMED_JSON", "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE"),
     401: ("API_KEY_MISSING", "API_KEY_INVALID", "API_KEY_EXPIRED"),
     403: ("INSUFFICIENT_SCOPE",),
-    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "ROUTE_NOT_FOUND"),
+    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "REQUEST_NOT_FOUND", "ROUTE_NOT_FOUND"),
     405: ("METHOD_NOT_ALLOWED",),
     408: ("REQUEST_TIMEOUT",),
     409: ("IDEMPOTENCY_KEY_IN_USE", "INVALID_TRANSITION", "PET_NOT_AVAILABLE", "PET_HAS_OPEN_ORDER", "PET_HAS_ORDERS"),
@@ -125,6 +158,7 @@ ErrorCode404 = Literal[
     "ORDER_NOT_FOUND",
     "WEBHOOK_ENDPOINT_NOT_FOUND",
     "EVENT_NOT_FOUND",
+    "REQUEST_NOT_FOUND",
     "ROUTE_NOT_FOUND",
 ]
 ErrorCode405 = Literal["METHOD_NOT_ALLOWED"]
@@ -635,6 +669,32 @@ class WebhookSecret(ApiModel):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EventCause(ApiModel):
+    """The request that caused an event: its id and its Idempotency-Key."""
+
+    id: str
+    """The X-Request-Id of the request."""
+    idempotency_key: str
+    """Its Idempotency-Key, or null."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> EventCause:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            idempotency_key=wire["idempotencyKey"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "idempotencyKey": self.idempotency_key,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
 class EventData(ApiModel):
     """What the event is about."""
 
@@ -682,6 +742,11 @@ class Event(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventCause | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): `GET
+    /requests/{requestId}` finds it in the request log. Null for an event the service made of
+    its own accord.
+    """
     data: EventData
     """What the event is about."""
 
@@ -693,6 +758,7 @@ class Event(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
         )
 
@@ -705,6 +771,8 @@ class Event(ApiModel):
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
         }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
         return wire
 
 
@@ -840,6 +908,11 @@ class EventWithDeliveries(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventCause | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): `GET
+    /requests/{requestId}` finds it in the request log. Null for an event the service made of
+    its own accord.
+    """
     data: EventData
     """What the event is about."""
     deliveries: list[WebhookDelivery]
@@ -852,6 +925,7 @@ class EventWithDeliveries(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
             deliveries=[WebhookDelivery.from_wire(item) for item in wire["deliveries"]],
         )
@@ -866,6 +940,8 @@ class EventWithDeliveries(ApiModel):
             "data": self.data.to_wire(),
             "deliveries": [item.to_wire() for item in self.deliveries],
         }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
         return wire
 
 
@@ -887,6 +963,96 @@ class Redelivery(ApiModel):
         wire: dict[str, Any] = {}
         if self.endpoint_id is not None:
             wire["endpointId"] = self.endpoint_id
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnsweredError(ApiModel):
+    """The error a request was answered with: its code and message, as the Error said them."""
+
+    code: ErrorCode
+    message: str
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> AnsweredError:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            code=wire["code"],
+            message=wire["message"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class RequestLogEntry(ApiModel):
+    """A request your API key made, as the service answered it: every change (POST, PATCH,
+    DELETE) and every failure, and the successful reads where the operator keeps those too.
+    Never its body or a credential.
+    """
+
+    id: str
+    """The request id: its `X-Request-Id`, as answered (yours, when you sent one)."""
+    created_at: datetime
+    """When the request arrived, in UTC with milliseconds."""
+    method: str
+    path: str
+    """The path and query as sent, the values of credential-like query parameters (`api_key`,
+    `access_token`, …) `[redacted]`.
+    """
+    operation: str
+    """The operationId of the operation the request reached; null when it reached none (404
+    ROUTE_NOT_FOUND).
+    """
+    status: int
+    """The HTTP status answered."""
+    duration_ms: int
+    """How long the answer took, in milliseconds."""
+    idempotency_key: str
+    """The `Idempotency-Key` sent, or null."""
+    replayed: bool
+    """Whether the answer was the one stored for an earlier request with the same
+    Idempotency-Key.
+    """
+    error: AnsweredError
+    """The error answered, or null for a success."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> RequestLogEntry:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            created_at=parse_datetime(wire["createdAt"]),
+            method=wire["method"],
+            path=wire["path"],
+            operation=wire["operation"],
+            status=wire["status"],
+            duration_ms=wire["durationMs"],
+            idempotency_key=wire["idempotencyKey"],
+            replayed=wire["replayed"],
+            error=AnsweredError.from_wire(wire["error"]),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "createdAt": format_datetime(self.created_at),
+            "method": self.method,
+            "path": self.path,
+            "operation": self.operation,
+            "status": self.status,
+            "durationMs": self.duration_ms,
+            "idempotencyKey": self.idempotency_key,
+            "replayed": self.replayed,
+            "error": self.error.to_wire(),
+        }
         return wire
 
 
@@ -925,6 +1091,11 @@ class PetCreatedEvent(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventRequest | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): its
+    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
+    Null for an event the service made of its own accord.
+    """
     data: PetCreatedEventData
 
     @classmethod
@@ -935,6 +1106,7 @@ class PetCreatedEvent(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=PetCreatedEventData.from_wire(wire["data"]),
         )
 
@@ -947,6 +1119,8 @@ class PetCreatedEvent(ApiModel):
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
         }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
         return wire
 
 
@@ -993,6 +1167,11 @@ class PetUpdatedEvent(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventRequest | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): its
+    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
+    Null for an event the service made of its own accord.
+    """
     data: PetUpdatedEventData
 
     @classmethod
@@ -1003,6 +1182,7 @@ class PetUpdatedEvent(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=PetUpdatedEventData.from_wire(wire["data"]),
         )
 
@@ -1015,6 +1195,8 @@ class PetUpdatedEvent(ApiModel):
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
         }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
         return wire
 
 
@@ -1053,6 +1235,11 @@ class PetDeletedEvent(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventRequest | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): its
+    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
+    Null for an event the service made of its own accord.
+    """
     data: PetDeletedEventData
 
     @classmethod
@@ -1063,6 +1250,7 @@ class PetDeletedEvent(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=PetDeletedEventData.from_wire(wire["data"]),
         )
 
@@ -1075,6 +1263,8 @@ class PetDeletedEvent(ApiModel):
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
         }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
         return wire
 
 
@@ -1113,6 +1303,11 @@ class OrderPlacedEvent(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventRequest | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): its
+    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
+    Null for an event the service made of its own accord.
+    """
     data: OrderPlacedEventData
 
     @classmethod
@@ -1123,6 +1318,7 @@ class OrderPlacedEvent(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=OrderPlacedEventData.from_wire(wire["data"]),
         )
 
@@ -1135,6 +1331,8 @@ class OrderPlacedEvent(ApiModel):
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
         }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
         return wire
 
 
@@ -1180,6 +1378,11 @@ class OrderUpdatedEvent(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventRequest | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): its
+    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
+    Null for an event the service made of its own accord.
+    """
     data: OrderUpdatedEventData
 
     @classmethod
@@ -1190,6 +1393,7 @@ class OrderUpdatedEvent(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=OrderUpdatedEventData.from_wire(wire["data"]),
         )
 
@@ -1202,6 +1406,8 @@ class OrderUpdatedEvent(ApiModel):
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
         }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
         return wire
 
 
@@ -1260,6 +1466,11 @@ class WebhookTestEvent(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
+    request: EventRequest | None = None
+    """The request that caused the event (from API version 1.5.0; absent from older events): its
+    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
+    Null for an event the service made of its own accord.
+    """
     data: WebhookTestEventData
 
     @classmethod
@@ -1270,6 +1481,7 @@ class WebhookTestEvent(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=WebhookTestEventData.from_wire(wire["data"]),
         )
 
@@ -1281,6 +1493,37 @@ class WebhookTestEvent(ApiModel):
             "createdAt": format_datetime(self.created_at),
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
+        }
+        if self.request is not None:
+            wire["request"] = self.request.to_wire()
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventRequest(ApiModel):
+    """The request that caused the event (from API version 1.5.0; absent from older events): its
+    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
+    Null for an event the service made of its own accord.
+    """
+
+    id: str
+    """The X-Request-Id of the request."""
+    idempotency_key: str
+    """Its Idempotency-Key, or null."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> EventRequest:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            idempotency_key=wire["idempotencyKey"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "idempotencyKey": self.idempotency_key,
         }
         return wire
 

@@ -353,6 +353,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your requests
+         * @description The requests your API key made, newest first, as the service answered them: every change (POST, PATCH, DELETE) and every failure (and the successful reads, where the operator keeps those). Kept for 7 days (the operator sets it). Entries are written in batches, within about a second of the answer. When more follow, a `Link` header with `rel="next"`. Needs an API key with the scope `requests:read`.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one of your requests
+         * @description The request with this id (an `X-Request-Id`, as every answer, error or not, carries it): what the service saw and answered. Another key’s requests are not found. Needs an API key with the scope `requests:read`.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -397,7 +437,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters, not only white space.
@@ -695,6 +735,19 @@ export interface components {
              */
             previousSecretExpiresAt: string;
         };
+        /** @description The request that caused an event: its id and its Idempotency-Key. */
+        EventCause: {
+            /**
+             * @description The X-Request-Id of the request.
+             * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
+             */
+            id: string;
+            /**
+             * @description Its Idempotency-Key, or null.
+             * @example order-4711
+             */
+            idempotencyKey: string | null;
+        };
         /** @description What the event is about. */
         EventData: {
             /** @description The object exactly as the write answered it: the `Pet`, the `Order` (as it was, for a deletion). */
@@ -734,6 +787,8 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventCause"] | null;
             data: components["schemas"]["EventData"];
         };
         /** @description Send again every delivery to this endpoint that failed, of events since a time. */
@@ -797,6 +852,8 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventCause"] | null;
             data: components["schemas"]["EventData"];
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
@@ -804,6 +861,60 @@ export interface components {
         Redelivery: {
             /** @example we_3q8kF0aZ1x2Yb7Lm */
             endpointId?: string;
+        };
+        /** @enum {string} */
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description The error a request was answered with: its code and message, as the Error said them. */
+        AnsweredError: {
+            /** @example VALIDATION_FAILED */
+            code: components["schemas"]["ErrorCode"];
+            /** @example categoryId must be an integer from 1 to 9007199254740991. */
+            message: string;
+        };
+        /** @description A request your API key made, as the service answered it: every change (POST, PATCH, DELETE) and every failure, and the successful reads where the operator keeps those too. Never its body or a credential. */
+        RequestLogEntry: {
+            /**
+             * @description The request id: its `X-Request-Id`, as answered (yours, when you sent one).
+             * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived, in UTC with milliseconds.
+             * @example 2026-11-26T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @example POST */
+            method: string;
+            /**
+             * @description The path and query as sent, the values of credential-like query parameters (`api_key`, `access_token`, …) `[redacted]`.
+             * @example /v1/pets
+             */
+            path: string;
+            /**
+             * @description The operationId of the operation the request reached; null when it reached none (404 ROUTE_NOT_FOUND).
+             * @example createPet
+             */
+            operation: string | null;
+            /**
+             * @description The HTTP status answered.
+             * @example 400
+             */
+            status: number;
+            /**
+             * @description How long the answer took, in milliseconds.
+             * @example 12
+             */
+            durationMs: number;
+            /**
+             * @description The `Idempotency-Key` sent, or null.
+             * @example order-4711
+             */
+            idempotencyKey: string | null;
+            /** @description Whether the answer was the one stored for an earlier request with the same Idempotency-Key. */
+            replayed: boolean;
+            /** @description The error answered, or null for a success. */
+            error: components["schemas"]["AnsweredError"] | null;
         };
         /**
          * @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order.
@@ -837,6 +948,7 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
             };
@@ -863,6 +975,7 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
                 /**
@@ -898,6 +1011,7 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
             };
@@ -924,6 +1038,7 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Order"];
             };
@@ -950,6 +1065,7 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Order"];
                 /**
@@ -985,6 +1101,7 @@ export interface components {
              * @example 1.5.0
              */
             apiVersion: string;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: {
                     /** @example we_3q8kF0aZ1x2Yb7Lm */
@@ -992,6 +1109,19 @@ export interface components {
                 };
             };
         };
+        /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
+        EventRequest: {
+            /**
+             * @description The X-Request-Id of the request.
+             * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
+             */
+            id: string;
+            /**
+             * @description Its Idempotency-Key, or null.
+             * @example order-4711
+             */
+            idempotencyKey: string | null;
+        } | null;
     };
     responses: never;
     parameters: never;
@@ -4327,6 +4457,334 @@ export interface operations {
             /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items returned.
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                cursor?: string;
+                /**
+                 * @description Only requests answered with this status (`404`), or with one of its class (`4xx`, `5xx`).
+                 * @example 4xx
+                 */
+                status?: string;
+                /**
+                 * @description Only requests that reached this operation (its operationId).
+                 * @example createPet
+                 */
+                operation?: string;
+                /**
+                 * @description Only requests sent with this Idempotency-Key.
+                 * @example order-4711
+                 */
+                idempotencyKey?: string;
+            };
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests. */
+            200: {
+                headers: {
+                    /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
+                    Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogEntry"][];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description limit, status, operation, idempotencyKey or cursor is not valid. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The request id: the `X-Request-Id` of its answer.
+                 * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
+                 */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogEntry"];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description If-Match is neither `*` nor a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No request of this API key has this id (or it is older than the log keeps). (REQUEST_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];

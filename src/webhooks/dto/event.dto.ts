@@ -23,6 +23,15 @@ export class EventDataDto {
   previousAttributes?: object;
 }
 
+@ApiSchema({ name: 'EventCause', description: 'The request that caused an event: its id and its Idempotency-Key.' })
+export class EventRequestDto {
+  @ApiProperty({ type: 'string', description: 'The X-Request-Id of the request.', example: '4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17' })
+  id: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Its Idempotency-Key, or null.', example: 'order-4711' })
+  idempotencyKey: string | null;
+}
+
 @ApiSchema({
   name: 'Event',
   description:
@@ -45,6 +54,15 @@ export class EventDto {
 
   @ApiProperty({ type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION })
   apiVersion: string;
+
+  @ApiPropertyOptional({
+    type: EventRequestDto,
+    nullable: true,
+    description:
+      'The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in ' +
+      'the request log. Null for an event the service made of its own accord.',
+  })
+  request?: EventRequestDto | null;
 
   @ApiProperty({ type: EventDataDto })
   data: EventDataDto;
