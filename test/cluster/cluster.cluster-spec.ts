@@ -265,8 +265,11 @@ describe('the stack on a three-node Galera cluster', () => {
       'events',
       'idempotency_records',
       'migrations',
+      'order_metadata',
       'orders',
+      'pet_metadata',
       'pets',
+      'request_log',
       'webhook_attempts',
       'webhook_deliveries',
       'webhook_endpoints',
@@ -362,6 +365,33 @@ describe('the stack on a three-node Galera cluster', () => {
     }
     const final = await fetch(`${stack.base}/v1/pets/${pet.id}`, { headers });
     expect(replayed).toEqual(await final.json());
+  });
+
+  test('metadata set through one replica is filtered by through the others; the request log lists what every replica answered', async () => {
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const batch = `cluster-${Date.now()}`;
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const created = await fetch(`${stack.base}/v1/pets`, {
+        method: 'POST',
+        headers: { ...headers, 'X-Request-Id': `${batch}-${i}` },
+        body: JSON.stringify({ name: `Tagged ${i}`, categoryId: 1, metadata: { batch } }),
+      });
+      expect(created.status).toBe(201);
+      ids.push(((await created.json()) as { id: number }).id);
+    }
+    // nginx sends each request to the next replica: every one answers the filter alike.
+    for (let i = 0; i < 3; i++) {
+      const listed = await fetch(`${stack.base}/v1/pets?metadata[batch]=${batch}`, { headers });
+      expect(((await listed.json()) as { id: number }[]).map((pet) => pet.id)).toEqual(ids);
+    }
+    const logged = async () => {
+      const page = await fetch(`${stack.base}/v1/requests?operation=createPet&limit=100`, { headers });
+      return ((await page.json()) as { id: string }[]).map((entry) => entry.id).filter((id) => id.startsWith(batch));
+    };
+    let seen = await logged();
+    for (const deadline = Date.now() + 5_000; seen.length < 4 && Date.now() < deadline; seen = await logged()) await sleep(250);
+    expect(seen).toEqual(ids.map((_, i) => `${batch}-${i}`).reverse());
   });
 });
 

@@ -186,6 +186,41 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
   });
 });
 
+describe.each(DATABASE_KINDS)('the request log of several instances on %s', (kind) => {
+  let database: TestDatabase;
+  const apps: NestExpressApplication[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    for (let i = 0; i < 2; i++) apps.push(await startApp(database, { RATE_LIMIT_PER_MINUTE: '0' }));
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await database?.drop();
+  });
+
+  it('merges what each instance wrote by time: a listing from either shows both, newest first', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const id = `rl-instance-${i}`;
+      await request(apps[i % 2].getHttpServer())
+        .post('/v1/pets')
+        .set(AUTH)
+        .set('X-Request-Id', id)
+        .send({ name: `I${i}`, categoryId: 1 });
+      made.push(id);
+      // Apart by more than the millisecond the log's times count in, so that their order is the time's alone.
+      await new Promise((wait) => setTimeout(wait, 5));
+    }
+    for (const app of apps) {
+      const listed = await eventually(
+        () => request(app.getHttpServer()).get('/v1/requests?limit=100').set(AUTH),
+        (response) => response.body.length === 6,
+      );
+      expect((listed.body as Entry[]).map((logged) => logged.id)).toEqual([...made].reverse());
+    }
+  });
+});
+
 describe.each(DATABASE_KINDS)('the request log of a service process on %s', (kind) => {
   const processes = useServiceProcesses();
 
