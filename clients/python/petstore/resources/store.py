@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import overload
 from urllib.parse import quote
 
-from .._models import Inventory, NewOrder, Order, OrderPatch, OrderStatus
+from .._models import Inventory, NewOrder, NewOrderStatus, Order, OrderPatch, OrderStatus
 from .._not_modified import OMITTED, NotModified, Omitted
 from .._pagination import (
     AsyncPage,
@@ -33,7 +33,7 @@ from .._transport import MERGE_PATCH, ApiRequest, AsyncTransport, CallOptions, R
 def _create(
     pet_id: int,
     quantity: int,
-    status: OrderStatus | None,
+    status: NewOrderStatus | None,
     ship_date: datetime | None,
     complete: bool | None,
     idempotency_key: str | None,
@@ -125,7 +125,7 @@ class Orders:
         *,
         pet_id: int,
         quantity: int,
-        status: OrderStatus | None = None,
+        status: NewOrderStatus | None = None,
         ship_date: datetime | None = None,
         complete: bool | None = None,
         idempotency_key: str | None = None,
@@ -353,7 +353,7 @@ class AsyncOrders:
         *,
         pet_id: int,
         quantity: int,
-        status: OrderStatus | None = None,
+        status: NewOrderStatus | None = None,
         ship_date: datetime | None = None,
         complete: bool | None = None,
         idempotency_key: str | None = None,
