@@ -1,5 +1,5 @@
 import { ApiPromise, NOT_MODIFIED, type NotModified, type RawResponse } from './api-promise.js';
-import type { RequestOptions, Transport } from './transport.js';
+import type { QueryValue, RequestOptions, Transport } from './transport.js';
 
 /** One page of a listing: its items, and the way to the next page when there is one. */
 export class Page<Item> {
@@ -77,7 +77,7 @@ export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Ite
 
 /**
  * Lists `path` with `query`, page by page, each page's request with the call's `options`. The next
- * page's query (limit, status, cursor) is taken from the `Link: rel="next"` URL and sent to this
+ * page's query (limit, status, metadata, cursor) is taken from the `Link: rel="next"` URL and sent to this
  * client's own base URL: the link names the service's public address (PUBLIC_BASE_URL), which a
  * client inside the network may not reach.
  */
@@ -102,7 +102,7 @@ export function listFirstPageIfChanged<Item>(
   return new ApiPromise(pageLoader<Item>(transport, path, options)(query, ifNoneMatch));
 }
 
-type PageQuery = Record<string, string | number | undefined>;
+type PageQuery = Readonly<Record<string, QueryValue>>;
 
 /** Loads one page of `path`: the page with the way to the next, or NOT_MODIFIED when the If-None-Match sent holds. */
 function pageLoader<Item>(transport: Transport, path: string, options: RequestOptions) {

@@ -1,22 +1,25 @@
 import { ApiPromise, type NotModified, type RawResponse } from './api-promise.js';
 import type { components, operations } from './openapi.js';
 import { listFirstPageIfChanged, listPages, type Page, type PagePromise } from './pagination.js';
-import type { ApiRequest, RequestOptions, Transport } from './transport.js';
+import type { ApiRequest, QueryValue, RequestOptions, Transport } from './transport.js';
 
 /** A pet's fields, as the API has them: what a listing's pets and an event's object are. */
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
-/** A JSON Merge Patch of a pet: the fields given replace the stored ones, those left out stay as they are. */
+/**
+ * A JSON Merge Patch of a pet: the fields given replace the stored ones, those left out stay as they
+ * are; `metadata` merges (a key set to null is removed, `metadata: null` removes them all).
+ */
 export type PetPatch = components['schemas']['PetPatch'];
 export type PetStatus = components['schemas']['PetStatus'];
 /** An order's fields, as the API has them: what a listing's orders and an event's object are. */
 export type Order = components['schemas']['Order'];
 export type NewOrder = components['schemas']['NewOrder'];
-/** A JSON Merge Patch of an order: its status (placed to approved, approved to delivered) and shipDate. */
+/** A JSON Merge Patch of an order: its status (placed to approved, approved to delivered), shipDate, and metadata, which merges as a pet's does. */
 export type OrderPatch = components['schemas']['OrderPatch'];
 export type OrderStatus = components['schemas']['OrderStatus'];
 export type Inventory = components['schemas']['Inventory'];
-/** limit (1 to 100, 20 when left out) and status; the cursor is the client's to follow. */
+/** limit (1 to 100, 20 when left out), status and metadata (one pair: `{ erp_id: 'A-17' }`); the cursor is the client's to follow. */
 export type ListPetsQuery = Omit<NonNullable<operations['listPets']['parameters']['query']>, 'cursor'>;
 export type ListOrdersQuery = Omit<NonNullable<operations['listOrders']['parameters']['query']>, 'cursor'>;
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
@@ -135,7 +138,7 @@ function read<T>(transport: Transport, path: string, options: ReadOptions): ApiP
 function listing<Item>(
   transport: Transport,
   path: string,
-  query: Record<string, string | number | undefined>,
+  query: Readonly<Record<string, QueryValue>>,
   options: ReadOptions,
 ): PagePromise<Item> | ApiPromise<Page<Item> | NotModified> {
   const { ifNoneMatch, ...rest } = options;
@@ -156,7 +159,10 @@ function queued(transport: Transport, request: ApiRequest, options: RequestOptio
 export class Pets {
   constructor(private readonly transport: Transport) {}
 
-  /** Every pet, or those of one status, in ascending id order: await it for the first page, or `for await` every pet. */
+  /**
+   * Every pet, or those of one status or one metadata pair (`{ metadata: { erp_id: 'A-17' } }`), in
+   * ascending id order: await it for the first page, or `for await` every pet.
+   */
   list(query?: ListPetsQuery, options?: UnconditionalReadOptions): PagePromise<Pet>;
   /**
    * The first page again, unless it is as it was: NOT_MODIFIED while `ifNoneMatch` (a page's
@@ -167,7 +173,7 @@ export class Pets {
     return listing<Pet>(this.transport, '/pets', { ...query }, options);
   }
 
-  /** Adds a pet; `status` is `available` when left out. */
+  /** Adds a pet; `status` is `available` when left out, `metadata` `{}`. */
   create(body: NewPet, options: CreateOptions = {}): ApiPromise<PetAnswer> {
     return create<PetAnswer>(this.transport, '/pets', body, options);
   }
@@ -189,8 +195,9 @@ export class Pets {
   }
 
   /**
-   * Changes a pet by a JSON Merge Patch of `name`, `categoryId` and `status` (those left out stay
-   * as they are) and answers it as changed. Status moves: available to pending or sold, pending to
+   * Changes a pet by a JSON Merge Patch of `name`, `categoryId`, `status` and `metadata` (those left
+   * out stay as they are; metadata merges: a key set to null is removed, `metadata: null` removes
+   * them all) and answers it as changed. Status moves: available to pending or sold, pending to
    * available or sold; sold is final (ConflictError, INVALID_TRANSITION). A pet an open order holds
    * moves only with that order (PET_HAS_OPEN_ORDER). With `ifMatch`, only the pet you saw is
    * changed (PreconditionFailedError otherwise). Safe to retry: it has an Idempotency-Key.
@@ -217,7 +224,10 @@ export class Pets {
 export class Orders {
   constructor(private readonly transport: Transport) {}
 
-  /** Every order, or those of one status, in ascending id order: await it for the first page, or `for await` every order. */
+  /**
+   * Every order, or those of one status or one metadata pair (`{ metadata: { erp_id: 'A-17' } }`), in
+   * ascending id order: await it for the first page, or `for await` every order.
+   */
   list(query?: ListOrdersQuery, options?: UnconditionalReadOptions): PagePromise<Order>;
   /**
    * The first page again, unless it is as it was: NOT_MODIFIED while `ifNoneMatch` (a page's
@@ -246,7 +256,7 @@ export class Orders {
 
   /**
    * Moves an order by a JSON Merge Patch of `status` and `shipDate`: placed to approved, approved to
-   * delivered (which sells its pet and completes the order). Delivered and cancelled are final
+   * delivered (which sells its pet and completes the order); its `metadata` merges as a pet's, final or not. Delivered and cancelled are final
    * (ConflictError, INVALID_TRANSITION); cancel with `cancel`. With `ifMatch`, only the order you
    * saw is changed. Safe to retry: it has an Idempotency-Key.
    */
