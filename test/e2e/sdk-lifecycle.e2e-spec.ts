@@ -244,6 +244,21 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s lifecycle on %s', (kind) =
     expect(sent).toContain('/store/orders?metadata[refund]=RF-9');
   });
 
+  it('reads a pet, an order and a page of a server before 1.5.0, which have no metadata, with metadata {}', async () => {
+    const older = { id: 7, name: 'Old', categoryId: 2, status: 'available' };
+    const olderOrder = { id: 9, petId: 7, quantity: 1, status: 'placed', complete: false };
+    const petstore = await behindFaults((request) => {
+      const path = new URL(request.url!, 'http://proxy').pathname;
+      if (path === '/v1/pets') return { status: 200, body: [older] };
+      return { status: 200, body: path.startsWith('/v1/store/orders') ? olderOrder : older, headers: { ETag: '"old"' } };
+    });
+    expect((await petstore.pets.list()).data).toEqual([{ ...older, metadata: {} }]);
+    const pet = await petstore.pets.update(7, { name: 'Old' });
+    expect([pet, pet._etag]).toEqual([{ ...older, metadata: {} }, '"old"']);
+    expect(await petstore.store.orders.get(9)).toEqual({ ...olderOrder, metadata: {} });
+    expect(await petstore.store.orders.cancel(9)).toEqual({ ...olderOrder, metadata: {} });
+  });
+
   it('hears pet.updated, order.updated and pet.deleted, typed, with what changed', async () => {
     const petstore = client();
     const path = `/lifecycle-${kind}`;

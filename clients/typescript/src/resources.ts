@@ -1,6 +1,7 @@
 import { ApiPromise, type NotModified, type RawResponse } from './api-promise.js';
 import type { components, operations } from './openapi.js';
 import { listFirstPageIfChanged, listPages, type Page, type PagePromise } from './pagination.js';
+import { type SchemaWithAddedFields, withAddedFields } from './older-versions.js';
 import type { ApiRequest, QueryValue, RequestOptions, Transport } from './transport.js';
 
 /** A pet's fields, as the API has them: what a listing's pets and an event's object are. */
@@ -106,28 +107,46 @@ export interface RedeliverOptions extends RequestOptions {
 
 const newIdempotencyKey = () => globalThis.crypto.randomUUID();
 
-/** Sends `request` with the call's options: awaited, the parsed answer; `withResponse()`, the whole of it. */
-function call<T>(transport: Transport, request: ApiRequest, options: RequestOptions): ApiPromise<T> {
-  return new ApiPromise(transport.send<T>(request, options));
+/**
+ * Sends `request` with the call's options: awaited, the parsed answer; `withResponse()`, the whole of
+ * it. A Pet or an Order (`schema`) is read with the fields an older server's answer lacks (withAddedFields).
+ */
+function call<T>(transport: Transport, request: ApiRequest, options: RequestOptions, schema?: SchemaWithAddedFields): ApiPromise<T> {
+  const answer = transport.send<T>(request, options);
+  if (schema === undefined) return new ApiPromise(answer);
+  return new ApiPromise(answer.then((raw) => ({ ...raw, data: withAddedFields(schema, raw.data) })));
 }
 
 /** A create: sent with the caller's Idempotency-Key, else one made for this call and kept for its retries. */
-function create<T>(transport: Transport, path: string, body: unknown, options: CreateOptions): ApiPromise<T> {
+function create<T>(
+  transport: Transport,
+  path: string,
+  body: unknown,
+  options: CreateOptions,
+  schema?: SchemaWithAddedFields,
+): ApiPromise<T> {
   const { idempotencyKey = newIdempotencyKey(), ...rest } = options;
-  return call<T>(transport, { method: 'POST', path, body, idempotencyKey }, rest);
+  return call<T>(transport, { method: 'POST', path, body, idempotencyKey }, rest, schema);
 }
 
 /** A JSON Merge Patch, or (`body` undefined) a cancel, held to `ifMatch` when given, with an Idempotency-Key as a create has. */
-function change<T>(transport: Transport, method: 'PATCH' | 'POST', path: string, body: unknown, options: ChangeOptions): ApiPromise<T> {
+function change<T>(
+  transport: Transport,
+  method: 'PATCH' | 'POST',
+  path: string,
+  body: unknown,
+  options: ChangeOptions,
+  schema: SchemaWithAddedFields,
+): ApiPromise<T> {
   const { idempotencyKey = newIdempotencyKey(), ifMatch, ...rest } = options;
   const contentType = method === 'PATCH' ? 'application/merge-patch+json' : undefined;
-  return call<T>(transport, { method, path, body, contentType, idempotencyKey, ifMatch }, rest);
+  return call<T>(transport, { method, path, body, contentType, idempotencyKey, ifMatch }, rest, schema);
 }
 
 /** A GET of one pet or order, with `If-None-Match` when asked. */
-function read<T>(transport: Transport, path: string, options: ReadOptions): ApiPromise<T | NotModified> {
+function read<T>(transport: Transport, path: string, options: ReadOptions, schema: SchemaWithAddedFields): ApiPromise<T | NotModified> {
   const { ifNoneMatch, ...rest } = options;
-  return call<T | NotModified>(transport, { method: 'GET', path, ifNoneMatch }, rest);
+  return call<T | NotModified>(transport, { method: 'GET', path, ifNoneMatch }, rest, schema);
 }
 
 /**
@@ -140,10 +159,12 @@ function listing<Item>(
   path: string,
   query: Readonly<Record<string, QueryValue>>,
   options: ReadOptions,
+  schema: SchemaWithAddedFields,
 ): PagePromise<Item> | ApiPromise<Page<Item> | NotModified> {
   const { ifNoneMatch, ...rest } = options;
-  if (ifNoneMatch === undefined) return listPages<Item>(transport, path, query, rest);
-  return listFirstPageIfChanged<Item>(transport, path, query, rest, ifNoneMatch);
+  const readItem = (item: Item) => withAddedFields(schema, item);
+  if (ifNoneMatch === undefined) return listPages<Item>(transport, path, query, rest, readItem);
+  return listFirstPageIfChanged<Item>(transport, path, query, rest, ifNoneMatch, readItem);
 }
 
 /** A call the service answers `{ queued }`: its number, the whole answer kept for withResponse(). */
@@ -170,12 +191,12 @@ export class Pets {
    */
   list(query: ListPetsQuery, options: ReadOptions): ApiPromise<Page<Pet> | NotModified>;
   list(query: ListPetsQuery = {}, options: ReadOptions = {}): PagePromise<Pet> | ApiPromise<Page<Pet> | NotModified> {
-    return listing<Pet>(this.transport, '/pets', { ...query }, options);
+    return listing<Pet>(this.transport, '/pets', { ...query }, options, 'Pet');
   }
 
   /** Adds a pet; `status` is `available` when left out, `metadata` `{}`. */
   create(body: NewPet, options: CreateOptions = {}): ApiPromise<PetAnswer> {
-    return create<PetAnswer>(this.transport, '/pets', body, options);
+    return create<PetAnswer>(this.transport, '/pets', body, options, 'Pet');
   }
 
   /**
@@ -191,7 +212,7 @@ export class Pets {
    */
   get(petId: number, options: ReadOptions): ApiPromise<PetAnswer | NotModified>;
   get(petId: number, options: ReadOptions = {}): ApiPromise<PetAnswer | NotModified> {
-    return read<PetAnswer>(this.transport, petPath(petId), options);
+    return read<PetAnswer>(this.transport, petPath(petId), options, 'Pet');
   }
 
   /**
@@ -203,7 +224,7 @@ export class Pets {
    * changed (PreconditionFailedError otherwise). Safe to retry: it has an Idempotency-Key.
    */
   update(petId: number, patch: PetPatch, options: ChangeOptions = {}): ApiPromise<PetAnswer> {
-    return change<PetAnswer>(this.transport, 'PATCH', petPath(petId), patch, options);
+    return change<PetAnswer>(this.transport, 'PATCH', petPath(petId), patch, options, 'Pet');
   }
 
   /**
@@ -235,7 +256,7 @@ export class Orders {
    */
   list(query: ListOrdersQuery, options: ReadOptions): ApiPromise<Page<Order> | NotModified>;
   list(query: ListOrdersQuery = {}, options: ReadOptions = {}): PagePromise<Order> | ApiPromise<Page<Order> | NotModified> {
-    return listing<Order>(this.transport, '/store/orders', { ...query }, options);
+    return listing<Order>(this.transport, '/store/orders', { ...query }, options, 'Order');
   }
 
   /**
@@ -243,7 +264,7 @@ export class Orders {
    * PET_NOT_FOUND, for none), which it holds (pending) until delivered (sold) or cancelled (available).
    */
   create(body: NewOrder, options: CreateOptions = {}): ApiPromise<OrderAnswer> {
-    return create<OrderAnswer>(this.transport, '/store/orders', body, options);
+    return create<OrderAnswer>(this.transport, '/store/orders', body, options, 'Order');
   }
 
   /** One order by its id. */
@@ -251,7 +272,7 @@ export class Orders {
   /** One order by its id, unless it is as you hold it: NOT_MODIFIED while `ifNoneMatch` is current. */
   get(orderId: number, options: ReadOptions): ApiPromise<OrderAnswer | NotModified>;
   get(orderId: number, options: ReadOptions = {}): ApiPromise<OrderAnswer | NotModified> {
-    return read<OrderAnswer>(this.transport, orderPath(orderId), options);
+    return read<OrderAnswer>(this.transport, orderPath(orderId), options, 'Order');
   }
 
   /**
@@ -261,7 +282,7 @@ export class Orders {
    * saw is changed. Safe to retry: it has an Idempotency-Key.
    */
   update(orderId: number, patch: OrderPatch, options: ChangeOptions = {}): ApiPromise<OrderAnswer> {
-    return change<OrderAnswer>(this.transport, 'PATCH', orderPath(orderId), patch, options);
+    return change<OrderAnswer>(this.transport, 'PATCH', orderPath(orderId), patch, options, 'Order');
   }
 
   /**
@@ -270,7 +291,7 @@ export class Orders {
    * cancelled. Safe to retry: it has an Idempotency-Key.
    */
   cancel(orderId: number, options: ChangeOptions = {}): ApiPromise<OrderAnswer> {
-    return change<OrderAnswer>(this.transport, 'POST', `${orderPath(orderId)}/cancel`, undefined, options);
+    return change<OrderAnswer>(this.transport, 'POST', `${orderPath(orderId)}/cancel`, undefined, options, 'Order');
   }
 }
 
