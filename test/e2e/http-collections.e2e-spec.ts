@@ -63,12 +63,14 @@ describe.each(DATABASE_KINDS)('the request collections on %s', (kind) => {
     );
     const { run: outcome } = JSON.parse(await readFile(report, 'utf8')) as NewmanReport;
     expect(outcome.failures.map(({ source, error }) => `${source.name}: ${error.message}`)).toEqual([]);
-    expect(outcome.stats.requests).toEqual({ total: 27, failed: 0, pending: 0 });
+    expect(outcome.stats.requests).toEqual({ total: 29, failed: 0, pending: 0 });
     expect(outcome.stats.assertions.failed).toBe(0);
-    // The lifecycle: getPet 200, updatePet 200 (If-Match: its ETag), placeOrder 201, listOrders and getOrder 200, getOrder 304
-    // (If-None-Match), updateOrder and cancelOrder 200 (If-Match), deletePet 204 (If-Match: the ETag of the pending pet's 201).
+    // Metadata: a pet added with it 201, the listing of its pair 200. The lifecycle: getPet 200, updatePet 200 (If-Match: its ETag),
+    // placeOrder 201, listOrders and getOrder 200, getOrder 304 (If-None-Match), updateOrder and cancelOrder 200 (If-Match),
+    // deletePet 204 (If-Match: the ETag of the pending pet's 201).
     expect(outcome.executions.map(({ response }) => response.code)).toEqual([
-      201, 201, 200, 200, 200, 200, 200, 201, 200, 200, 304, 200, 200, 204, 200, 201, 200, 202, 200, 200, 202, 200, 202, 200, 200, 204, 401,
+      201, 201, 200, 200, 200, 201, 200, 200, 200, 201, 200, 200, 304, 200, 200, 204, 200, 201, 200, 202, 200, 200, 202, 200, 202, 200, 200,
+      204, 401,
     ]);
     return outcome;
   }
@@ -98,8 +100,17 @@ describe.each(DATABASE_KINDS)('the request collections on %s', (kind) => {
     expect(outcomes.length).toBeGreaterThanOrEqual(25);
     const titles = outcomes.map(({ title }) => title);
     expect(titles).toContain('Remove it (deleteWebhookEndpoint)');
-    for (const operation of ['(updatePet', '(updateOrder, If-Match)', '(cancelOrder, If-Match', '(deletePet, If-Match'])
+    for (const operation of [
+      '(updatePet',
+      '(updateOrder, If-Match)',
+      '(cancelOrder, If-Match',
+      '(deletePet, If-Match',
+      '(listPets, metadata[',
+    ])
       expect(titles.filter((title) => title.includes(operation))).toHaveLength(1);
+    // The listing of the pair the tagged pet was given (new on every run) is that pet alone.
+    const filtered = outcomes.find(({ title }) => title.includes('(listPets, metadata['))!;
+    expect(filtered.url).toMatch(/\/pets\?metadata\[erp_id\]=[0-9a-f-]{36}$/);
     // Every request green, each change held by If-Match to the ETag an earlier answer carried; the conditional read is a 304.
     expect(outcomes.filter(({ status }) => status < 200 || status >= 300)).toEqual([
       { title: expect.stringContaining('(getOrder, If-None-Match): 304 Not Modified'), url: expect.any(String), status: 304 },

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { AddressInfo } from 'node:net';
 import {
   ConflictError,
+  type Fetch,
   type Logger,
   NOT_MODIFIED,
   NotFoundError,
@@ -198,6 +199,64 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s lifecycle on %s', (kind) =
     const first = await client().pets.update(pet.id, { name: 'Once' }, { idempotencyKey });
     const again = await client().pets.update(pet.id, { name: 'Once' }, { idempotencyKey }).withResponse();
     expect([again.data, again.headers.get('idempotent-replayed')]).toEqual([first, 'true']);
+  });
+
+  it('sets metadata on create, merges it by update (null removes a key, metadata: null every key), and lists by one pair on every page', async () => {
+    const sent: string[] = [];
+    const fetch: Fetch = (url, init) => {
+      sent.push(decodeURIComponent(url.slice(baseUrl.length)));
+      return globalThis.fetch(url, init as RequestInit);
+    };
+    const petstore = client({ fetch });
+    const batch = `batch-${kind}-${Date.now()}`;
+    const plain = await petstore.pets.create({ name: `Plain ${kind}`, categoryId: 1 });
+    expect(plain.metadata).toEqual({});
+    const pets = [];
+    for (let i = 0; i < 5; i++)
+      pets.push(await petstore.pets.create({ name: `Batch ${i}`, categoryId: 1, metadata: { batch, n: `${i}` } }));
+    expect(pets[0].metadata).toEqual({ batch, n: '0' });
+
+    const merged = await petstore.pets.update(pets[0].id, { metadata: { n: null, shelf: 'B2' } }, { ifMatch: pets[0]._etag });
+    expect(merged.metadata).toEqual({ batch, shelf: 'B2' });
+    expect((await petstore.pets.update(pets[0].id, { name: 'Renamed' })).metadata).toEqual({ batch, shelf: 'B2' });
+    expect((await petstore.pets.update(pets[4].id, { metadata: null })).metadata).toEqual({});
+
+    const walked = [];
+    for await (const pet of petstore.pets.list({ metadata: { batch }, limit: 2 })) walked.push(pet.id);
+    expect(walked).toEqual(pets.slice(0, 4).map(({ id }) => id));
+    expect(sent.filter((request) => request.startsWith('/pets?'))).toEqual([
+      `/pets?metadata[batch]=${batch}&limit=2`,
+      expect.stringMatching(new RegExp(`^/pets\\?(?=.*metadata\\[batch\\]=${batch})(?=.*limit=2)(?=.*cursor=)`)),
+    ]);
+    const page = await petstore.pets.list({ status: 'available', metadata: { batch }, limit: 100 });
+    expect(page.data.map(({ id }) => id)).toEqual(pets.slice(0, 4).map(({ id }) => id));
+    expect(await petstore.pets.list({ status: 'available', metadata: { batch }, limit: 100 }, { ifNoneMatch: page._etag })).toBe(
+      NOT_MODIFIED,
+    );
+
+    const order = await petstore.store.orders.create({ petId: pets[1].id, quantity: 1, metadata: { batch } });
+    const cancelled = await petstore.store.orders.cancel(order.id);
+    const noted = await petstore.store.orders.update(order.id, { metadata: { refund: 'RF-9' } }, { ifMatch: cancelled._etag });
+    expect([noted.status, noted.metadata]).toEqual(['cancelled', { batch, refund: 'RF-9' }]);
+    const orders = [];
+    for await (const found of petstore.store.orders.list({ metadata: { refund: 'RF-9' } })) orders.push(found.id);
+    expect(orders).toContain(order.id);
+    expect(sent).toContain('/store/orders?metadata[refund]=RF-9');
+  });
+
+  it('reads a pet, an order and a page of a server before 1.5.0, which have no metadata, with metadata {}', async () => {
+    const older = { id: 7, name: 'Old', categoryId: 2, status: 'available' };
+    const olderOrder = { id: 9, petId: 7, quantity: 1, status: 'placed', complete: false };
+    const petstore = await behindFaults((request) => {
+      const path = new URL(request.url!, 'http://proxy').pathname;
+      if (path === '/v1/pets') return { status: 200, body: [older] };
+      return { status: 200, body: path.startsWith('/v1/store/orders') ? olderOrder : older, headers: { ETag: '"old"' } };
+    });
+    expect((await petstore.pets.list()).data).toEqual([{ ...older, metadata: {} }]);
+    const pet = await petstore.pets.update(7, { name: 'Old' });
+    expect([pet, pet._etag]).toEqual([{ ...older, metadata: {} }, '"old"']);
+    expect(await petstore.store.orders.get(9)).toEqual({ ...olderOrder, metadata: {} });
+    expect(await petstore.store.orders.cancel(9)).toEqual({ ...olderOrder, metadata: {} });
   });
 
   it('hears pet.updated, order.updated and pet.deleted, typed, with what changed', async () => {

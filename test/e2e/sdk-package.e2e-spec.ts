@@ -40,6 +40,12 @@ async function readmeLifecycleProgram(): Promise<string> {
   return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Changes held to what you saw')))![1];
 }
 
+/** The SDK README's program of metadata, as it stands there. */
+async function readmeMetadataProgram(): Promise<string> {
+  const readme = await readFile('clients/typescript/README.md', 'utf8');
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Metadata: your own references')))![1];
+}
+
 /** Compiled under --strict against the installed package: `@ts-expect-error` fails the build where no error is. */
 const ERROR_NARROWING = `
 import {
@@ -124,6 +130,25 @@ export async function answers(petstore: PetStore, held: Order): Promise<void> {
   const tags: (string | undefined)[] = [pet._request_id, cancelled._etag, cancelled._request_id, read === NOT_MODIFIED ? undefined : read._etag];
   // @ts-expect-error an Order has the API's fields alone
   console.log(tags, held._etag);
+}
+
+/** Metadata is typed: strings in answers, creates and filters; null, a key's or the whole's, in a patch alone. */
+export async function metadata(petstore: PetStore, held: Order): Promise<void> {
+  const pet = await petstore.pets.create({ name: 'Tagged', categoryId: 1, metadata: { erp_id: 'A-17' } });
+  const references: Record<string, string> = pet.metadata;
+  const fromOrder: Record<string, string> = held.metadata;
+  // @ts-expect-error a value is a string
+  await petstore.pets.create({ name: 'Tagged', categoryId: 1, metadata: { erp_id: 17 } });
+  // @ts-expect-error null removes a key in a patch alone
+  await petstore.store.orders.create({ petId: pet.id, quantity: 1, metadata: { erp_id: null } });
+  const merged: Record<string, string> = (await petstore.pets.update(pet.id, { metadata: { erp_id: null, shelf: 'B2' } })).metadata;
+  await petstore.store.orders.update(held.id, { metadata: null });
+  for await (const found of petstore.pets.list({ status: 'available', metadata: { erp_id: 'A-17' } })) console.log(found.metadata.erp_id);
+  // @ts-expect-error a filter's value is a string
+  await petstore.store.orders.list({ metadata: { erp_id: null } });
+  // @ts-expect-error an answer's metadata is never null: {} when none
+  const cleared: null = (await petstore.store.orders.get(held.id)).metadata;
+  console.log(references, fromOrder, merged, cleared);
 }
 `;
 
@@ -242,7 +267,11 @@ describe('the TypeScript SDK package', () => {
     const [, id] = new RegExp(`^201 http://127\\.0\\.0\\.1:${port}/v1/pets/(\\d+) replayed: no$`).exec(lines[1]) ?? [];
     expect(id).toBeDefined();
     const [name, sameId, json] = lines[2].split(' ');
-    expect([name, sameId, JSON.parse(json)]).toEqual(['Rex', 'true', { id: Number(id), name: 'Rex', categoryId: 3, status: 'available' }]);
+    expect([name, sameId, JSON.parse(json)]).toEqual([
+      'Rex',
+      'true',
+      { id: Number(id), name: 'Rex', categoryId: 3, status: 'available', metadata: {} },
+    ]);
     expect(lines[3]).toBe('cancelled');
     expect(lines.slice(4).join('\n')).toMatch(/^\{ available: \d+, pending: \d+, sold: \d+ \}\n$/);
     expect(stderr).toMatch(/ petstore INFO GET \/pets\?limit=5: 200 in \d+ ms, request readme-listing \(attempt 1 of 1\)\n/);
@@ -274,6 +303,18 @@ describe('the TypeScript SDK package', () => {
       'Tom deleted',
       '',
     ]);
+  }, 60_000);
+
+  it('runs the SDK README’s program of metadata, as written: set, merged, filtered by, removed', async () => {
+    const folder = join(project, 'metadata');
+    await mkdir(folder);
+    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
+    await writeFile(join(folder, 'index.ts'), await readmeMetadataProgram());
+    await compileIn(project, folder);
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    const { stdout } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    expect(stdout.split('\n')).toEqual(['{"shelf":"B2"} true', '{"kennel":"K7"}', 'found order true', '{}', '']);
   }, 60_000);
 
   it('is required by a CommonJS project: its CommonJS build and types, compiled under node16 resolution and run', async () => {

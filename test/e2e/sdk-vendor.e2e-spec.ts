@@ -110,7 +110,7 @@ describe('the SDKs installed from the vendor/ folder of an integrator’s reposi
       env: { ...process.env, PETSTORE_API_KEY: API_KEY, PETSTORE_BASE_URL: baseUrl },
     });
     const { created, listed, etag } = JSON.parse(stdout);
-    expect(created).toEqual({ id: expect.any(Number), name: 'Vendored', categoryId: 4, status: 'available' });
+    expect(created).toEqual({ id: expect.any(Number), name: 'Vendored', categoryId: 4, status: 'available', metadata: {} });
     expect(listed).toEqual(created);
     expect(etag).toMatch(/^"[^"]+"$/);
   }, 60_000);
@@ -121,7 +121,7 @@ describe('the SDKs installed from the vendor/ folder of an integrator’s reposi
       env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: API_KEY, PETSTORE_BASE_URL: baseUrl },
     });
     const outcome = JSON.parse(stdout);
-    expect(outcome.created).toEqual({ id: expect.any(Number), name: 'Vendored', categoryId: 4, status: 'available' });
+    expect(outcome.created).toEqual({ id: expect.any(Number), name: 'Vendored', categoryId: 4, status: 'available', metadata: {} });
     expect(outcome.listed).toEqual(outcome.created);
     expect(outcome.etag).toMatch(/^"[^"]+"$/);
     expect(outcome.from).toMatch(new RegExp(`^${project}/\\.venv/lib/python3[.\\d]*/site-packages/petstore/__init__\\.py$`));

@@ -12,7 +12,7 @@ const event = {
   type: 'pet.created',
   createdAt: '2026-11-25T08:00:00.000Z',
   apiVersion: API_VERSION,
-  data: { object: { id: 7, name: 'Rex 🐕', status: 'available' } },
+  data: { object: { id: 7, name: 'Rex 🐕', categoryId: 3, status: 'available', metadata: { erp_id: 'A-17' } } },
 };
 const payload = JSON.stringify(event);
 
@@ -92,5 +92,28 @@ describe("the SDK's webhooks.verify against the Standard Webhooks reference libr
     );
     expect(await refusal(webhooks.verify(payload, { ...headers, 'webhook-signature': 'v2,abc=' }, secret))).toMatch(/No webhook-signature/);
     expect(await refusal(webhooks.verify(payload, headers, 'whsec_'))).toMatch(/not a whsec_/);
+  });
+
+  it('answers an event recorded before 1.5.0, whose pet or order has no metadata, with metadata {}; what changed as it was', async () => {
+    const pet = { id: 7, name: 'Rex', categoryId: 3, status: 'pending' };
+    const order = { id: 1, petId: 7, quantity: 1, status: 'placed', complete: false };
+    const before = { id: 'evt_before_metadata', createdAt: '2026-11-20T10:00:00.000Z', apiVersion: '1.4.0' };
+    const recorded = [
+      { ...before, type: 'pet.updated', data: { object: pet, previousAttributes: { status: 'available' } } },
+      { ...before, type: 'order.placed', data: { object: order } },
+      { ...before, type: 'webhook.test', data: { object: { endpointId: 'we_1' } } },
+      { ...before, type: 'pet.adopted', data: { object: pet } },
+    ];
+    const read = [];
+    for (const event of recorded) {
+      const body = JSON.stringify(event);
+      read.push(await webhooks.verify(body, await webhooks.sign(body, secret), secret));
+    }
+    expect(read).toEqual([
+      { ...recorded[0], data: { object: { ...pet, metadata: {} }, previousAttributes: { status: 'available' } } },
+      { ...recorded[1], data: { object: { ...order, metadata: {} } } },
+      recorded[2],
+      recorded[3], // a type newer than this SDK: its object is not known to be a Pet
+    ]);
   });
 });

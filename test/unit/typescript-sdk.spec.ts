@@ -5,7 +5,9 @@ import { DEFAULT_BASE_URL } from '../../clients/typescript/src/client.js';
 import { NotFoundError } from '../../clients/typescript/src/errors.js';
 import { logLevelOf } from '../../clients/typescript/src/logging.js';
 import { withHeaders } from '../../clients/typescript/src/transport.js';
+import { ADDED_FIELDS } from '../../clients/typescript/src/added-fields.js';
 import { CLIENT_VERSION } from '../../clients/typescript/src/version.js';
+import { releasedDocuments, SDK_ADDED_FIELDS_FILE, sdkAddedFieldsModule } from '../../scripts/sdk-added-fields.js';
 import { SDK_VERSION_FILE, sdkVersionModule } from '../../scripts/sdk-version.js';
 import { API_VERSION } from '../../src/config/api-version.js';
 
@@ -21,6 +23,30 @@ describe('the TypeScript SDK against the committed document', () => {
     const versions = { document: document.info.version, package: manifest.version, userAgent: CLIENT_VERSION };
     expect(versions).toEqual({ document: API_VERSION, package: API_VERSION, userAgent: API_VERSION });
     expect(readFileSync(SDK_VERSION_FILE, 'utf8')).toBe(sdkVersionModule(API_VERSION));
+  });
+
+  it('reads the fields added since a release as `npm run openapi` writes them: Pet’s and Order’s metadata, since 1.5.0', async () => {
+    const written = sdkAddedFieldsModule(document, await releasedDocuments(document));
+    expect(readFileSync(SDK_ADDED_FIELDS_FILE, 'utf8')).toBe(written);
+    expect(ADDED_FIELDS).toEqual({ Pet: { metadata: expect.any(Function) }, Order: { metadata: expect.any(Function) } });
+    expect(ADDED_FIELDS.Pet.metadata()).toEqual({});
+    expect(ADDED_FIELDS.Pet.metadata()).not.toBe(ADDED_FIELDS.Pet.metadata());
+    expect(written).toContain('/** Since 1.5.0. */');
+  });
+
+  it('adds to that list a required field no release had, and refuses one it has no value to read as', () => {
+    const released = structuredClone(document);
+    released.info.version = '1.4.0';
+    const changed = structuredClone(document);
+    changed.components.schemas.Order.properties.note = { type: 'string' };
+    changed.components.schemas.Order.required.push('note');
+    expect(() => sdkAddedFieldsModule(changed, [released])).toThrow(
+      'Order.note is required and added in 1.5.0: an older answer lacks it, and it has no value to be read as',
+    );
+    changed.components.schemas.Order.properties.note.default = '';
+    expect(sdkAddedFieldsModule(changed, [released])).toContain('  Order: {\n    /** Since 1.5.0. */\n    note: () => "",\n  },');
+    // Every field a release had is no addition.
+    expect(sdkAddedFieldsModule(document, [document])).toContain('export const ADDED_FIELDS = {\n} as const;');
   });
 
   it('depends on nothing at run time', () => {

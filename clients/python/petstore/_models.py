@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Literal
 
 from ._api_model import ApiModel
+from ._not_modified import OMITTED, Omitted
 from ._wire import format_datetime, parse_datetime
 
 API_VERSION: Final = "1.5.0"
@@ -194,11 +195,12 @@ class Pet(ApiModel):
     """Availability status. It moves (updatePet) from available to pending or sold, from pending
     to available or sold; sold is final. A pet an open order holds moves only with that order.
     """
-    metadata: dict[str, Any]
+    metadata: dict[str, str] = field(default_factory=dict)
     """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
     of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
     PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
-    all. Listings filter by one pair: `metadata[key]=value`.
+    all. Listings filter by one pair: `metadata[key]=value`. Added in 1.5.0: an answer of an
+    older version, or an event recorded before, has none, read as {}.
     """
 
     @classmethod
@@ -209,7 +211,7 @@ class Pet(ApiModel):
             name=wire["name"],
             category_id=wire["categoryId"],
             status=wire["status"],
-            metadata=dict(wire["metadata"]),
+            metadata=dict(wire["metadata"]) if "metadata" in wire else {},
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -237,7 +239,7 @@ class NewPet(ApiModel):
     to available or sold; sold is final. A pet an open order holds moves only with that order.
     The service's default: "available".
     """
-    metadata: dict[str, Any] | None = None
+    metadata: dict[str, str] | None = None
     """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
     of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
     PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
@@ -282,11 +284,12 @@ class PetPatch(ApiModel):
     """Availability status. It moves (updatePet) from available to pending or sold, from pending
     to available or sold; sold is final. A pet an open order holds moves only with that order.
     """
-    metadata: dict[str, Any] | None = None
+    metadata: dict[str, str | None] | None | Omitted = OMITTED
     """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
     of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
     PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
-    all. Listings filter by one pair: `metadata[key]=value`.
+    all. Listings filter by one pair: `metadata[key]=value`. Left out (OMITTED) it is
+    unchanged; None sends null.
     """
 
     @classmethod
@@ -296,11 +299,11 @@ class PetPatch(ApiModel):
             name=wire.get("name"),
             category_id=wire.get("categoryId"),
             status=wire.get("status"),
-            metadata=None if wire.get("metadata") is None else dict(wire["metadata"]),
+            metadata=OMITTED if "metadata" not in wire else None if wire["metadata"] is None else dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """Its JSON form, as the service reads it; fields that are None are left out."""
+        """Its JSON form, as the service reads it; fields that are None, or OMITTED where None is null, are left out."""
         wire: dict[str, Any] = {}
         if self.name is not None:
             wire["name"] = self.name
@@ -308,8 +311,8 @@ class PetPatch(ApiModel):
             wire["categoryId"] = self.category_id
         if self.status is not None:
             wire["status"] = self.status
-        if self.metadata is not None:
-            wire["metadata"] = dict(self.metadata)
+        if not isinstance(self.metadata, Omitted):
+            wire["metadata"] = None if self.metadata is None else dict(self.metadata)
         return wire
 
 
@@ -328,11 +331,12 @@ class Order(ApiModel):
     """When the order ships, in UTC with milliseconds; absent when none was given."""
     complete: bool
     """Whether the order is complete: exactly when it is delivered."""
-    metadata: dict[str, Any]
+    metadata: dict[str, str] = field(default_factory=dict)
     """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
     of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
     PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
-    all. Listings filter by one pair: `metadata[key]=value`.
+    all. Listings filter by one pair: `metadata[key]=value`. Added in 1.5.0: an answer of an
+    older version, or an event recorded before, has none, read as {}.
     """
 
     @classmethod
@@ -345,7 +349,7 @@ class Order(ApiModel):
             status=wire["status"],
             ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
             complete=wire["complete"],
-            metadata=dict(wire["metadata"]),
+            metadata=dict(wire["metadata"]) if "metadata" in wire else {},
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -384,7 +388,7 @@ class NewOrder(ApiModel):
     given as the status makes it (true with delivered, false otherwise); any other value is
     refused.
     """
-    metadata: dict[str, Any] | None = None
+    metadata: dict[str, str] | None = None
     """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
     of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
     PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
@@ -437,11 +441,12 @@ class OrderPatch(ApiModel):
     in either case) in the years 1000 to 9999; no other ISO 8601 form (week dates, ordinal
     dates, basic format, no offset). Answered in UTC with milliseconds.
     """
-    metadata: dict[str, Any] | None = None
+    metadata: dict[str, str | None] | None | Omitted = OMITTED
     """Your own references (an order's id in your ERP, say): up to 50 keys of 1 to 40 characters
     of A-Z, a-z, 0-9, _, . and -, each a string of up to 500 characters; `{}` when none. A
     PATCH merges it (RFC 7396): a key set to null is removed, `metadata: null` removes them
-    all. Listings filter by one pair: `metadata[key]=value`.
+    all. Listings filter by one pair: `metadata[key]=value`. Left out (OMITTED) it is
+    unchanged; None sends null.
     """
 
     @classmethod
@@ -450,18 +455,18 @@ class OrderPatch(ApiModel):
         return cls(
             status=wire.get("status"),
             ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
-            metadata=None if wire.get("metadata") is None else dict(wire["metadata"]),
+            metadata=OMITTED if "metadata" not in wire else None if wire["metadata"] is None else dict(wire["metadata"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """Its JSON form, as the service reads it; fields that are None are left out."""
+        """Its JSON form, as the service reads it; fields that are None, or OMITTED where None is null, are left out."""
         wire: dict[str, Any] = {}
         if self.status is not None:
             wire["status"] = self.status
         if self.ship_date is not None:
             wire["shipDate"] = format_datetime(self.ship_date)
-        if self.metadata is not None:
-            wire["metadata"] = dict(self.metadata)
+        if not isinstance(self.metadata, Omitted):
+            wire["metadata"] = None if self.metadata is None else dict(self.metadata)
         return wire
 
 

@@ -1,6 +1,6 @@
 """Listings page by page, following the `Link: <…>; rel="next"` header the service sends while more remain.
 
-The next page's query (limit, status, cursor) is taken from the link and sent to this client's own
+The next page's query (limit, status, metadata, cursor) is taken from the link and sent to this client's own
 base URL: the link names the service's public address (PUBLIC_BASE_URL), which a client inside the
 network may not reach.
 """
@@ -14,10 +14,10 @@ from typing import Any, Generic, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
 from ._not_modified import NOT_MODIFIED, NotModified
-from ._transport import ApiRequest, AsyncTransport, CallOptions, SyncTransport
+from ._transport import ApiRequest, AsyncTransport, CallOptions, QueryValue, SyncTransport
 
 T = TypeVar("T")
-Query = Mapping[str, str | int | None]
+Query = Mapping[str, QueryValue]
 
 
 class Page(Generic[T]):

@@ -63,6 +63,10 @@ class CallOptions:
     extra_headers: Mapping[str, str] | None = None
 
 
+QueryValue = Union[str, int, Mapping[str, str], None]
+"""A query parameter's value: a mapping is an object parameter (a listing's `metadata` filter)."""
+
+
 @dataclass(frozen=True)
 class ApiRequest(Generic[T]):
     """A request to the API: the path under the base URL (`/pets`), its query and JSON body, and how to read the answer."""
@@ -70,7 +74,8 @@ class ApiRequest(Generic[T]):
     method: Literal["GET", "POST", "PATCH", "DELETE"]
     path: str
     parse: Callable[[Any], T]
-    query: Mapping[str, str | int | None] = field(default_factory=dict)
+    query: Mapping[str, QueryValue] = field(default_factory=dict)
+    """Its parameters; None leaves one out, a mapping is sent as `name[key]=value` (OpenAPI's deepObject)."""
     body: Mapping[str, Any] | None = None
     content_type: str = "application/json"
     """The body's media type: a PATCH's is `application/merge-patch+json`."""
@@ -134,7 +139,12 @@ class Transport:
             headers["If-Match"] = request.if_match
         if request.if_none_match is not None:
             headers["If-None-Match"] = request.if_none_match
-        params = {name: str(value) for name, value in request.query.items() if value is not None}
+        params: dict[str, str] = {}
+        for name, value in request.query.items():
+            if isinstance(value, Mapping):
+                params.update({f"{name}[{key}]": member for key, member in value.items()})
+            elif value is not None:
+                params[name] = str(value)
         timeout = checked_timeout(self.options.timeout if options.timeout is None else options.timeout)
         max_retries = checked_max_retries(self.options.max_retries if options.max_retries is None else options.max_retries)
         query = f"?{httpx.QueryParams(params)}" if params else ""

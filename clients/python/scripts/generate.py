@@ -11,7 +11,14 @@ TypeScript SDK's openapi.ts is kept. Only the standard library, so it runs where
 What it writes, from the document alone:
 - each object schema as a frozen dataclass with snake_case fields, `from_wire` (the JSON answer,
   camelCase, to the model; date-times to aware datetimes) and `to_wire` (back, leaving out what is None),
-  on petstore/_api_model.py's ApiModel (the request id of the answer it came in);
+  on petstore/_api_model.py's ApiModel (the request id of the answer it came in); a map of strings
+  (`additionalProperties`) as a `dict` of its values' type;
+- a required field that a released document of the same major version (contract/openapi-X.Y.Z.json)
+  did not have with a default: an older server's answer, and an event recorded before (stored as it
+  was), lack it, so it reads as its default there (`{}` for a map, `[]` for a list, else the schema's
+  `default`), and a program that makes the model without it still runs;
+- a field that may be null but may also be left out (a Merge Patch's `metadata`) as defaulting to
+  OMITTED: None sends null, OMITTED sends nothing;
 - each enumeration as a Literal alias, inline ones named after their schema and property;
 - the union a callback delivers (a webhook's event), with a table from its discriminator to its class;
 - the error codes of every HTTP status (the Error schema's `x-codes-by-status`); the Error schema
@@ -33,6 +40,7 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCUMENT = ROOT / "openapi.json"
+RELEASES = ROOT / "contract"
 MODELS = ROOT / "clients" / "python" / "petstore" / "_models.py"
 VERSION = ROOT / "clients" / "python" / "petstore" / "_version.py"
 
@@ -54,6 +62,20 @@ class PyType:
     annotation: str
     from_wire: Convert = identity
     to_wire: Convert = identity
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def released_documents(document: Schema) -> list[Schema]:
+    """The documents of the releases of `document`'s major version kept in contract/, oldest first."""
+    major = version_key(document["info"]["version"])[0]
+    releases = [json.loads(path.read_text(encoding="utf-8")) for path in RELEASES.glob("openapi-*.json")]
+    return sorted(
+        (release for release in releases if version_key(release["info"]["version"])[0] == major),
+        key=lambda release: version_key(release["info"]["version"]),
+    )
 
 
 def pascal(name: str) -> str:
@@ -87,8 +109,9 @@ def docstring(text: str, indent: str) -> list[str]:
 
 
 class Generator:
-    def __init__(self, document: Schema) -> None:
+    def __init__(self, document: Schema, releases: list[Schema]) -> None:
         self.document = document
+        self.releases = releases
         self.schemas: dict[str, Schema] = document["components"]["schemas"]
         self.aliases: list[str] = []
         self.classes: list[str] = []
@@ -115,11 +138,12 @@ class Generator:
                 "from __future__ import annotations",
                 "",
                 "from collections.abc import Mapping",
-                "from dataclasses import dataclass",
+                "from dataclasses import dataclass, field",
                 "from datetime import datetime",
                 "from typing import Any, Final, Literal",
                 "",
                 "from ._api_model import ApiModel",
+                "from ._not_modified import OMITTED, Omitted",
                 "from ._wire import format_datetime, parse_datetime",
                 "",
                 "API_VERSION: Final = " + json.dumps(self.document["info"]["version"]),
@@ -207,6 +231,12 @@ class Generator:
         if self.is_object(schema):
             self.dataclass(context, {"description": about, **schema})
             return PyType(context, lambda v: f"{context}.from_wire({v})", lambda v: f"{v}.to_wire()")
+        if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
+            value = self.type_of(schema["additionalProperties"], context + "Value", about)
+            if value.from_wire is not identity:
+                raise ValueError(f"{context}: no Python type for a map of {json.dumps(schema['additionalProperties'])}")
+            annotation = f"{value.annotation} | None" if schema["additionalProperties"].get("nullable") else value.annotation
+            return PyType(f"dict[str, {annotation}]", lambda v: f"dict({v})", lambda v: f"dict({v})")
         if kind == "object":
             return PyType("dict[str, Any]", lambda v: f"dict({v})", lambda v: f"dict({v})")
         scalars = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
@@ -224,10 +254,29 @@ class Generator:
             field = snake(wire_name)
             py = self.type_of(property_schema, name + pascal(wire_name), f"The `{field}` of a {name}.")
             source = f'wire["{wire_name}"]'
-            if wire_name in required:
+            description = self.field_description(property_schema)
+            since = self.added_since(name, wire_name) if wire_name in required else None
+            if property_schema.get("nullable") and wire_name in required:
+                raise ValueError(f"{name}.{wire_name}: a required field that may be null has no Python form yet")
+            if since is not None:
+                default, absent = self.absent_value(property_schema, f"{name}.{wire_name}", since)
+                fields.append(f"    {field}: {py.annotation} = {default}")
+                from_wire.append(f'            {field}={py.from_wire(source)} if "{wire_name}" in wire else {absent},')
+                to_wire_required.append(f'            "{wire_name}": {py.to_wire(f"self.{field}")},')
+                description += f" Added in {since}: an answer of an older version, or an event recorded before, has none, read as {absent}."
+            elif wire_name in required:
                 fields.append(f"    {field}: {py.annotation}")
                 from_wire.append(f"            {field}={py.from_wire(source)},")
                 to_wire_required.append(f'            "{wire_name}": {py.to_wire(f"self.{field}")},')
+            elif property_schema.get("nullable"):
+                fields.append(f"    {field}: {py.annotation} | None | Omitted = OMITTED")
+                value = f'OMITTED if "{wire_name}" not in wire else None if {source} is None else {py.from_wire(source)}'
+                from_wire.append(f"            {field}={value},")
+                to_wire_optional += [
+                    f"        if not isinstance(self.{field}, Omitted):",
+                    f'            wire["{wire_name}"] = None if self.{field} is None else {py.to_wire(f"self.{field}")}',
+                ]
+                description += " Left out (OMITTED) it is unchanged; None sends null."
             else:
                 fields.append(f"    {field}: {py.annotation} | None = None")
                 value = f'wire.get("{wire_name}")' if py.from_wire is identity else f'None if wire.get("{wire_name}") is None else {py.from_wire(source)}'
@@ -236,9 +285,9 @@ class Generator:
                     f"        if self.{field} is not None:",
                     f'            wire["{wire_name}"] = {py.to_wire(f"self.{field}")}',
                 ]
-            description = self.field_description(property_schema)
             if description:
-                fields += docstring(description, "    ")
+                fields += docstring(description.strip(), "    ")
+        left_out = ", or OMITTED where None is null," if any("Omitted" in line for line in fields) else ""
         self.classes += [
             "@dataclass(frozen=True, kw_only=True)",
             f"class {name}(ApiModel):",
@@ -254,13 +303,41 @@ class Generator:
             "        )",
             "",
             "    def to_wire(self) -> dict[str, Any]:",
-            '        """Its JSON form, as the service reads it; fields that are None are left out."""',
+            f'        """Its JSON form, as the service reads it; fields that are None{left_out} are left out."""',
             *(["        wire: dict[str, Any] = {", *to_wire_required, "        }"] if to_wire_required else ["        wire: dict[str, Any] = {}"]),
             *to_wire_optional,
             "        return wire",
             "",
             "",
         ]
+
+    def added_since(self, name: str, wire_name: str) -> str | None:
+        """The version that added `wire_name` to the schema `name`, when a release of this major version had the schema without it."""
+        lacking = [
+            release
+            for release in self.releases
+            if name in release["components"]["schemas"]
+            and wire_name not in release["components"]["schemas"][name].get("properties", {})
+        ]
+        if not lacking:
+            return None
+        last_without = version_key(lacking[-1]["info"]["version"])
+        later = [release["info"]["version"] for release in self.releases if version_key(release["info"]["version"]) > last_without]
+        return later[0] if later else str(self.document["info"]["version"])
+
+    def absent_value(self, schema: Schema, what: str, since: str) -> tuple[str, str]:
+        """The dataclass default and the value read when the wire lacks a field added in `since`."""
+        kind = self.resolve(schema).get("type")
+        if kind == "object":
+            return "field(default_factory=dict)", "{}"
+        if kind == "array":
+            return "field(default_factory=list)", "[]"
+        if "default" in schema:
+            return repr(schema["default"]), repr(schema["default"])
+        raise ValueError(
+            f"{what} is required and added in {since}: an older answer lacks it, and it has no value to be read as"
+            " (give it a default in the document)"
+        )
 
     def field_description(self, schema: Schema) -> str:
         description = schema.get("description", "")
@@ -304,9 +381,9 @@ class Generator:
         ]
 
 
-def render(document: Schema) -> str:
-    """The text of petstore/_models.py for `document`."""
-    return Generator(document).render()
+def render(document: Schema, releases: list[Schema] | None = None) -> str:
+    """The text of petstore/_models.py for `document`, whose fields added since `releases` (contract/'s) default when absent."""
+    return Generator(document, released_documents(document) if releases is None else releases).render()
 
 
 def render_version(document: Schema) -> str:

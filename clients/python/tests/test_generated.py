@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import generate  # clients/python/scripts/generate.py
 import petstore
-from petstore._models import API_VERSION
+from petstore._models import API_VERSION, OrderPatch, PetPatch
 from support.service import REPOSITORY
 
 DOCUMENT = json.loads((REPOSITORY / "openapi.json").read_text(encoding="utf-8"))
@@ -32,3 +34,33 @@ def test_the_package_s_version_is_the_api_version_it_was_made_for() -> None:
     committed = (Path(petstore.__file__).parent / "_version.py").read_text(encoding="utf-8")
     assert committed == generate.render_version(DOCUMENT), "openapi.json's version changed: run npm run openapi"
     assert petstore.__version__ == API_VERSION == DOCUMENT["info"]["version"]
+
+
+def test_a_required_field_no_release_had_defaults_when_absent_and_one_without_an_empty_value_is_refused() -> None:
+    released = json.loads(json.dumps(DOCUMENT))
+    released["info"]["version"] = "1.4.0"
+    del released["components"]["schemas"]["Pet"]["properties"]["metadata"]
+    models = generate.render(DOCUMENT, [released])
+    assert "    metadata: dict[str, str] = field(default_factory=dict)\n" in models
+    assert 'metadata=dict(wire["metadata"]) if "metadata" in wire else {},' in models
+    assert "Added in 1.5.0: an answer of an older version, or an event recorded before, has none, read as {}." in " ".join(
+        line.strip() for line in models.splitlines()
+    )
+    # Order had metadata in that release (this one was made from the current document): no default.
+    assert 'metadata=dict(wire["metadata"]),' in models
+
+    changed = json.loads(json.dumps(DOCUMENT))
+    changed["components"]["schemas"]["Pet"]["properties"]["nickName"] = {"type": "string"}
+    changed["components"]["schemas"]["Pet"]["required"].append("nickName")
+    with pytest.raises(ValueError, match="Pet.nickName is required and added in 1.5.0: an older answer lacks it"):
+        generate.render(changed, [released])
+    changed["components"]["schemas"]["Pet"]["properties"]["nickName"]["default"] = "none"
+    assert "    nick_name: str = 'none'\n" in generate.render(changed, [released])
+
+
+def test_a_merge_patch_member_that_may_be_null_is_omitted_when_left_out_and_null_when_none() -> None:
+    assert "    metadata: dict[str, str | None] | None | Omitted = OMITTED\n" in generate.render(DOCUMENT)
+    assert PetPatch(name="Rex").to_wire() == {"name": "Rex"}
+    assert PetPatch(metadata=None).to_wire() == {"metadata": None}
+    assert OrderPatch(metadata={"a": None, "b": "2"}).to_wire() == {"metadata": {"a": None, "b": "2"}}
+    assert (PetPatch.from_wire({"metadata": None}), PetPatch.from_wire({})) == (PetPatch(metadata=None), PetPatch())

@@ -21,7 +21,7 @@ from support.service import Service
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PROGRAMS = re.findall(r"```python\n(.*?)```", (PACKAGE / "README.md").read_text(encoding="utf-8"), re.DOTALL)
-EXAMPLE, ASYNC_EXAMPLE, PER_CALL, LIFECYCLE, RECEIVER = PROGRAMS
+EXAMPLE, ASYNC_EXAMPLE, PER_CALL, LIFECYCLE, METADATA, RECEIVER = PROGRAMS
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_runs_the_readme_s_program_of_per_call_options_whole_answers_and_the_log
     assert lines[0] == "first page: request readme-listing"
     created = re.fullmatch(rf"201 {re.escape(service.base_url)}/pets/(\d+) replayed: no", lines[1])
     assert created, done.stdout
-    assert lines[2] == f"Rex True {{'id': {created.group(1)}, 'name': 'Rex', 'categoryId': 3, 'status': 'available'}}"
+    assert lines[2] == f"Rex True {{'id': {created.group(1)}, 'name': 'Rex', 'categoryId': 3, 'status': 'available', 'metadata': {{}}}}"
     assert re.fullmatch(r"Inventory\(available=\d+, pending=\d+, sold=\d+\)", lines[3])
     assert re.search(r"^petstore INFO GET /pets\?limit=5: 200 in \d+ ms, request readme-listing \(attempt 1 of 1\)$", done.stderr, re.M)
     assert service.api_key not in done.stderr
@@ -111,6 +111,12 @@ def test_runs_the_readme_s_program_of_the_lifecycle_as_written(installed: Path, 
     ]
 
 
+def test_runs_the_readme_s_program_of_metadata_as_written(installed: Path, service: Service, tmp_path: Path) -> None:
+    done = run(installed, METADATA, service, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["{'shelf': 'B2'} True", "{'kennel': 'K7'}", "found order True", "{}"]
+
+
 def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path, service: Service, tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -133,7 +139,7 @@ def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path,
 
 
 def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path) -> None:
-    for name, program in zip(("example.py", "example_async.py", "per_call.py", "lifecycle.py", "receiver.py"), PROGRAMS):
+    for name, program in zip(("example.py", "example_async.py", "per_call.py", "lifecycle.py", "metadata.py", "receiver.py"), PROGRAMS):
         (tmp_path / name).write_text(program, encoding="utf-8")
     checked = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "petstore", *sorted(map(str, tmp_path.glob("*.py")))],
@@ -143,7 +149,7 @@ def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path
         timeout=300,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "Success: no issues found in 24 source files" in checked.stdout
+    assert "Success: no issues found in 26 source files" in checked.stdout
 
 
 def _wait_for_port(port: int, timeout: float = 10) -> None:

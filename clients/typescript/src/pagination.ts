@@ -1,5 +1,5 @@
 import { ApiPromise, NOT_MODIFIED, type NotModified, type RawResponse } from './api-promise.js';
-import type { RequestOptions, Transport } from './transport.js';
+import type { QueryValue, RequestOptions, Transport } from './transport.js';
 
 /** One page of a listing: its items, and the way to the next page when there is one. */
 export class Page<Item> {
@@ -76,13 +76,19 @@ export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Ite
 }
 
 /**
- * Lists `path` with `query`, page by page, each page's request with the call's `options`. The next
- * page's query (limit, status, cursor) is taken from the `Link: rel="next"` URL and sent to this
- * client's own base URL: the link names the service's public address (PUBLIC_BASE_URL), which a
- * client inside the network may not reach.
+ * Lists `path` with `query`, page by page, each page's request with the call's `options`, each item
+ * read by `readItem`. The next page's query (limit, status, metadata, cursor) is taken from the
+ * `Link: rel="next"` URL and sent to this client's own base URL: the link names the service's public
+ * address (PUBLIC_BASE_URL), which a client inside the network may not reach.
  */
-export function listPages<Item>(transport: Transport, path: string, query: PageQuery, options: RequestOptions): PagePromise<Item> {
-  const load = pageLoader<Item>(transport, path, options);
+export function listPages<Item>(
+  transport: Transport,
+  path: string,
+  query: PageQuery,
+  options: RequestOptions,
+  readItem: (item: Item) => Item = (item) => item,
+): PagePromise<Item> {
+  const load = pageLoader<Item>(transport, path, options, readItem);
   // Sent without If-None-Match, a page is never NOT_MODIFIED.
   return new PagePromise(() => load(query) as Promise<RawResponse<Page<Item>>>);
 }
@@ -98,20 +104,21 @@ export function listFirstPageIfChanged<Item>(
   query: PageQuery,
   options: RequestOptions,
   ifNoneMatch: string | undefined,
+  readItem: (item: Item) => Item = (item) => item,
 ): ApiPromise<Page<Item> | NotModified> {
-  return new ApiPromise(pageLoader<Item>(transport, path, options)(query, ifNoneMatch));
+  return new ApiPromise(pageLoader<Item>(transport, path, options, readItem)(query, ifNoneMatch));
 }
 
-type PageQuery = Record<string, string | number | undefined>;
+type PageQuery = Readonly<Record<string, QueryValue>>;
 
 /** Loads one page of `path`: the page with the way to the next, or NOT_MODIFIED when the If-None-Match sent holds. */
-function pageLoader<Item>(transport: Transport, path: string, options: RequestOptions) {
+function pageLoader<Item>(transport: Transport, path: string, options: RequestOptions, readItem: (item: Item) => Item) {
   const load = async (pageQuery: PageQuery, ifNoneMatch?: string): Promise<RawResponse<Page<Item> | NotModified>> => {
     const answer = await transport.send<Item[] | NotModified>({ method: 'GET', path, query: pageQuery, ifNoneMatch }, options);
     if (answer.data === NOT_MODIFIED) return { ...answer, data: NOT_MODIFIED };
     const next = nextPageQuery(answer.headers.get('link'));
     const nextPage = next && (async () => (await load(next)).data as Page<Item>);
-    const page = new Page(answer.data, nextPage, answer.requestId, answer.headers.get('etag') ?? undefined);
+    const page = new Page(answer.data.map(readItem), nextPage, answer.requestId, answer.headers.get('etag') ?? undefined);
     return { ...answer, data: page };
   };
   return load;

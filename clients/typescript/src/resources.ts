@@ -1,22 +1,26 @@
 import { ApiPromise, type NotModified, type RawResponse } from './api-promise.js';
 import type { components, operations } from './openapi.js';
 import { listFirstPageIfChanged, listPages, type Page, type PagePromise } from './pagination.js';
-import type { ApiRequest, RequestOptions, Transport } from './transport.js';
+import { type SchemaWithAddedFields, withAddedFields } from './older-versions.js';
+import type { ApiRequest, QueryValue, RequestOptions, Transport } from './transport.js';
 
 /** A pet's fields, as the API has them: what a listing's pets and an event's object are. */
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
-/** A JSON Merge Patch of a pet: the fields given replace the stored ones, those left out stay as they are. */
+/**
+ * A JSON Merge Patch of a pet: the fields given replace the stored ones, those left out stay as they
+ * are; `metadata` merges (a key set to null is removed, `metadata: null` removes them all).
+ */
 export type PetPatch = components['schemas']['PetPatch'];
 export type PetStatus = components['schemas']['PetStatus'];
 /** An order's fields, as the API has them: what a listing's orders and an event's object are. */
 export type Order = components['schemas']['Order'];
 export type NewOrder = components['schemas']['NewOrder'];
-/** A JSON Merge Patch of an order: its status (placed to approved, approved to delivered) and shipDate. */
+/** A JSON Merge Patch of an order: its status (placed to approved, approved to delivered), shipDate, and metadata, which merges as a pet's does. */
 export type OrderPatch = components['schemas']['OrderPatch'];
 export type OrderStatus = components['schemas']['OrderStatus'];
 export type Inventory = components['schemas']['Inventory'];
-/** limit (1 to 100, 20 when left out) and status; the cursor is the client's to follow. */
+/** limit (1 to 100, 20 when left out), status and metadata (one pair: `{ erp_id: 'A-17' }`); the cursor is the client's to follow. */
 export type ListPetsQuery = Omit<NonNullable<operations['listPets']['parameters']['query']>, 'cursor'>;
 export type ListOrdersQuery = Omit<NonNullable<operations['listOrders']['parameters']['query']>, 'cursor'>;
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
@@ -103,28 +107,46 @@ export interface RedeliverOptions extends RequestOptions {
 
 const newIdempotencyKey = () => globalThis.crypto.randomUUID();
 
-/** Sends `request` with the call's options: awaited, the parsed answer; `withResponse()`, the whole of it. */
-function call<T>(transport: Transport, request: ApiRequest, options: RequestOptions): ApiPromise<T> {
-  return new ApiPromise(transport.send<T>(request, options));
+/**
+ * Sends `request` with the call's options: awaited, the parsed answer; `withResponse()`, the whole of
+ * it. A Pet or an Order (`schema`) is read with the fields an older server's answer lacks (withAddedFields).
+ */
+function call<T>(transport: Transport, request: ApiRequest, options: RequestOptions, schema?: SchemaWithAddedFields): ApiPromise<T> {
+  const answer = transport.send<T>(request, options);
+  if (schema === undefined) return new ApiPromise(answer);
+  return new ApiPromise(answer.then((raw) => ({ ...raw, data: withAddedFields(schema, raw.data) })));
 }
 
 /** A create: sent with the caller's Idempotency-Key, else one made for this call and kept for its retries. */
-function create<T>(transport: Transport, path: string, body: unknown, options: CreateOptions): ApiPromise<T> {
+function create<T>(
+  transport: Transport,
+  path: string,
+  body: unknown,
+  options: CreateOptions,
+  schema?: SchemaWithAddedFields,
+): ApiPromise<T> {
   const { idempotencyKey = newIdempotencyKey(), ...rest } = options;
-  return call<T>(transport, { method: 'POST', path, body, idempotencyKey }, rest);
+  return call<T>(transport, { method: 'POST', path, body, idempotencyKey }, rest, schema);
 }
 
 /** A JSON Merge Patch, or (`body` undefined) a cancel, held to `ifMatch` when given, with an Idempotency-Key as a create has. */
-function change<T>(transport: Transport, method: 'PATCH' | 'POST', path: string, body: unknown, options: ChangeOptions): ApiPromise<T> {
+function change<T>(
+  transport: Transport,
+  method: 'PATCH' | 'POST',
+  path: string,
+  body: unknown,
+  options: ChangeOptions,
+  schema: SchemaWithAddedFields,
+): ApiPromise<T> {
   const { idempotencyKey = newIdempotencyKey(), ifMatch, ...rest } = options;
   const contentType = method === 'PATCH' ? 'application/merge-patch+json' : undefined;
-  return call<T>(transport, { method, path, body, contentType, idempotencyKey, ifMatch }, rest);
+  return call<T>(transport, { method, path, body, contentType, idempotencyKey, ifMatch }, rest, schema);
 }
 
 /** A GET of one pet or order, with `If-None-Match` when asked. */
-function read<T>(transport: Transport, path: string, options: ReadOptions): ApiPromise<T | NotModified> {
+function read<T>(transport: Transport, path: string, options: ReadOptions, schema: SchemaWithAddedFields): ApiPromise<T | NotModified> {
   const { ifNoneMatch, ...rest } = options;
-  return call<T | NotModified>(transport, { method: 'GET', path, ifNoneMatch }, rest);
+  return call<T | NotModified>(transport, { method: 'GET', path, ifNoneMatch }, rest, schema);
 }
 
 /**
@@ -135,12 +157,14 @@ function read<T>(transport: Transport, path: string, options: ReadOptions): ApiP
 function listing<Item>(
   transport: Transport,
   path: string,
-  query: Record<string, string | number | undefined>,
+  query: Readonly<Record<string, QueryValue>>,
   options: ReadOptions,
+  schema: SchemaWithAddedFields,
 ): PagePromise<Item> | ApiPromise<Page<Item> | NotModified> {
   const { ifNoneMatch, ...rest } = options;
-  if (ifNoneMatch === undefined) return listPages<Item>(transport, path, query, rest);
-  return listFirstPageIfChanged<Item>(transport, path, query, rest, ifNoneMatch);
+  const readItem = (item: Item) => withAddedFields(schema, item);
+  if (ifNoneMatch === undefined) return listPages<Item>(transport, path, query, rest, readItem);
+  return listFirstPageIfChanged<Item>(transport, path, query, rest, ifNoneMatch, readItem);
 }
 
 /** A call the service answers `{ queued }`: its number, the whole answer kept for withResponse(). */
@@ -156,7 +180,10 @@ function queued(transport: Transport, request: ApiRequest, options: RequestOptio
 export class Pets {
   constructor(private readonly transport: Transport) {}
 
-  /** Every pet, or those of one status, in ascending id order: await it for the first page, or `for await` every pet. */
+  /**
+   * Every pet, or those of one status or one metadata pair (`{ metadata: { erp_id: 'A-17' } }`), in
+   * ascending id order: await it for the first page, or `for await` every pet.
+   */
   list(query?: ListPetsQuery, options?: UnconditionalReadOptions): PagePromise<Pet>;
   /**
    * The first page again, unless it is as it was: NOT_MODIFIED while `ifNoneMatch` (a page's
@@ -164,12 +191,12 @@ export class Pets {
    */
   list(query: ListPetsQuery, options: ReadOptions): ApiPromise<Page<Pet> | NotModified>;
   list(query: ListPetsQuery = {}, options: ReadOptions = {}): PagePromise<Pet> | ApiPromise<Page<Pet> | NotModified> {
-    return listing<Pet>(this.transport, '/pets', { ...query }, options);
+    return listing<Pet>(this.transport, '/pets', { ...query }, options, 'Pet');
   }
 
-  /** Adds a pet; `status` is `available` when left out. */
+  /** Adds a pet; `status` is `available` when left out, `metadata` `{}`. */
   create(body: NewPet, options: CreateOptions = {}): ApiPromise<PetAnswer> {
-    return create<PetAnswer>(this.transport, '/pets', body, options);
+    return create<PetAnswer>(this.transport, '/pets', body, options, 'Pet');
   }
 
   /**
@@ -185,18 +212,19 @@ export class Pets {
    */
   get(petId: number, options: ReadOptions): ApiPromise<PetAnswer | NotModified>;
   get(petId: number, options: ReadOptions = {}): ApiPromise<PetAnswer | NotModified> {
-    return read<PetAnswer>(this.transport, petPath(petId), options);
+    return read<PetAnswer>(this.transport, petPath(petId), options, 'Pet');
   }
 
   /**
-   * Changes a pet by a JSON Merge Patch of `name`, `categoryId` and `status` (those left out stay
-   * as they are) and answers it as changed. Status moves: available to pending or sold, pending to
+   * Changes a pet by a JSON Merge Patch of `name`, `categoryId`, `status` and `metadata` (those left
+   * out stay as they are; metadata merges: a key set to null is removed, `metadata: null` removes
+   * them all) and answers it as changed. Status moves: available to pending or sold, pending to
    * available or sold; sold is final (ConflictError, INVALID_TRANSITION). A pet an open order holds
    * moves only with that order (PET_HAS_OPEN_ORDER). With `ifMatch`, only the pet you saw is
    * changed (PreconditionFailedError otherwise). Safe to retry: it has an Idempotency-Key.
    */
   update(petId: number, patch: PetPatch, options: ChangeOptions = {}): ApiPromise<PetAnswer> {
-    return change<PetAnswer>(this.transport, 'PATCH', petPath(petId), patch, options);
+    return change<PetAnswer>(this.transport, 'PATCH', petPath(petId), patch, options, 'Pet');
   }
 
   /**
@@ -217,7 +245,10 @@ export class Pets {
 export class Orders {
   constructor(private readonly transport: Transport) {}
 
-  /** Every order, or those of one status, in ascending id order: await it for the first page, or `for await` every order. */
+  /**
+   * Every order, or those of one status or one metadata pair (`{ metadata: { erp_id: 'A-17' } }`), in
+   * ascending id order: await it for the first page, or `for await` every order.
+   */
   list(query?: ListOrdersQuery, options?: UnconditionalReadOptions): PagePromise<Order>;
   /**
    * The first page again, unless it is as it was: NOT_MODIFIED while `ifNoneMatch` (a page's
@@ -225,7 +256,7 @@ export class Orders {
    */
   list(query: ListOrdersQuery, options: ReadOptions): ApiPromise<Page<Order> | NotModified>;
   list(query: ListOrdersQuery = {}, options: ReadOptions = {}): PagePromise<Order> | ApiPromise<Page<Order> | NotModified> {
-    return listing<Order>(this.transport, '/store/orders', { ...query }, options);
+    return listing<Order>(this.transport, '/store/orders', { ...query }, options, 'Order');
   }
 
   /**
@@ -233,7 +264,7 @@ export class Orders {
    * PET_NOT_FOUND, for none), which it holds (pending) until delivered (sold) or cancelled (available).
    */
   create(body: NewOrder, options: CreateOptions = {}): ApiPromise<OrderAnswer> {
-    return create<OrderAnswer>(this.transport, '/store/orders', body, options);
+    return create<OrderAnswer>(this.transport, '/store/orders', body, options, 'Order');
   }
 
   /** One order by its id. */
@@ -241,17 +272,17 @@ export class Orders {
   /** One order by its id, unless it is as you hold it: NOT_MODIFIED while `ifNoneMatch` is current. */
   get(orderId: number, options: ReadOptions): ApiPromise<OrderAnswer | NotModified>;
   get(orderId: number, options: ReadOptions = {}): ApiPromise<OrderAnswer | NotModified> {
-    return read<OrderAnswer>(this.transport, orderPath(orderId), options);
+    return read<OrderAnswer>(this.transport, orderPath(orderId), options, 'Order');
   }
 
   /**
    * Moves an order by a JSON Merge Patch of `status` and `shipDate`: placed to approved, approved to
-   * delivered (which sells its pet and completes the order). Delivered and cancelled are final
+   * delivered (which sells its pet and completes the order); its `metadata` merges as a pet's, final or not. Delivered and cancelled are final
    * (ConflictError, INVALID_TRANSITION); cancel with `cancel`. With `ifMatch`, only the order you
    * saw is changed. Safe to retry: it has an Idempotency-Key.
    */
   update(orderId: number, patch: OrderPatch, options: ChangeOptions = {}): ApiPromise<OrderAnswer> {
-    return change<OrderAnswer>(this.transport, 'PATCH', orderPath(orderId), patch, options);
+    return change<OrderAnswer>(this.transport, 'PATCH', orderPath(orderId), patch, options, 'Order');
   }
 
   /**
@@ -260,7 +291,7 @@ export class Orders {
    * cancelled. Safe to retry: it has an Idempotency-Key.
    */
   cancel(orderId: number, options: ChangeOptions = {}): ApiPromise<OrderAnswer> {
-    return change<OrderAnswer>(this.transport, 'POST', `${orderPath(orderId)}/cancel`, undefined, options);
+    return change<OrderAnswer>(this.transport, 'POST', `${orderPath(orderId)}/cancel`, undefined, options, 'Order');
   }
 }
 

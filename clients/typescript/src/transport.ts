@@ -54,11 +54,14 @@ export interface TransportOptions {
   readonly log: Log;
 }
 
+/** A query parameter's value: undefined leaves it out; an object (a listing's `metadata` filter) is sent as `name[key]=value`, OpenAPI's deepObject. */
+export type QueryValue = string | number | Readonly<Record<string, string>> | undefined;
+
 /** A request to the API: the path under the base URL (`/pets`), its query, its JSON body. */
 export interface ApiRequest {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
-  readonly query?: Record<string, string | number | undefined>;
+  readonly query?: Readonly<Record<string, QueryValue>>;
   readonly body?: unknown;
   /** The body's media type when it is not plain JSON (a PATCH's `application/merge-patch+json`). */
   readonly contentType?: string;
@@ -114,7 +117,10 @@ export class Transport {
 
   private call(request: ApiRequest, options: RequestOptions): Call {
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) search.set(name, String(value));
+    for (const [name, value] of Object.entries(request.query ?? {})) {
+      if (typeof value === 'object') for (const [key, member] of Object.entries(value)) search.set(`${name}[${key}]`, member);
+      else if (value !== undefined) search.set(name, String(value));
+    }
     const query = search.toString();
     const target = query === '' ? request.path : `${request.path}?${query}`;
     const headers: Record<string, string> = {

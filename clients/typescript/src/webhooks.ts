@@ -1,3 +1,4 @@
+import { eventWithAddedFields } from './older-versions.js';
 import type { components } from './openapi.js';
 
 type Schemas = components['schemas'];
@@ -56,7 +57,9 @@ const encoder = new TextEncoder();
  * `rawBody` is the body exactly as received (a string, or the bytes: Express's `express.raw()`);
  * JSON parsed and written again no longer matches its signature. `secret` is the endpoint's
  * `whsec_…` (give both while you roll it). Each signature is checked by WebCrypto's HMAC verify,
- * which compares in constant time; throws WebhookVerificationError when none matches.
+ * which compares in constant time; throws WebhookVerificationError when none matches. An event
+ * recorded before a field of its object was added (a Pet without `metadata`, from before 1.5.0)
+ * is answered with the field as it is read then (`metadata: {}`).
  */
 async function verify(
   rawBody: string | Uint8Array,
@@ -114,7 +117,7 @@ function hmacKey(secret: string) {
 
 function parse(body: Uint8Array): WebhookEvent {
   try {
-    return JSON.parse(new TextDecoder().decode(body)) as WebhookEvent;
+    return eventWithAddedFields(JSON.parse(new TextDecoder().decode(body)) as WebhookEvent);
   } catch {
     throw new WebhookVerificationError('The body is signed but is not JSON.');
   }

@@ -17,7 +17,8 @@ interface Answer {
  * Runs a .http file's requests in order, as VS Code's REST Client (`rest-client`) or a JetBrains
  * IDE's HTTP Client (`jetbrains`) would, for what our files use of them: `@name = value`
  * variables (those in `overrides` as the user would have set them), `{{$guid}}` / `{{$uuid}}`, and
- * what carries a value to a later request: `# @name` with `{{name.response.body.$.field}}` and
+ * what carries a value to a later request: `# @name` with `{{name.response.body.$.field}}` (or
+ * `$.field.member`) and
  * `{{name.response.headers.Name}}` (REST Client), or a response handler `> {% client.global.set(…) %}`
  * reading `response.body` and `response.headers.valueOf(name)` (JetBrains). A variable it cannot
  * fill is an error, as the tools would send it unfilled.
@@ -37,11 +38,12 @@ export async function runHttpFile(
   const fill = (raw: string) =>
     raw.replace(/\{\{\s*([^}]+?)\s*\}\}/g, (_, reference: string) => {
       if (reference === (dialect === 'rest-client' ? '$guid' : '$uuid')) return randomUUID();
-      const pointer = /^(\w+)\.response\.(body\.\$|headers)\.([\w-]+)$/.exec(reference);
+      const pointer = /^(\w+)\.response\.(body\.\$|headers)\.([\w.-]+)$/.exec(reference);
       if (pointer && dialect === 'rest-client') {
         const answer = named.get(pointer[1]);
         if (!answer) throw new Error(`{{${reference}}}: no request named ${pointer[1]} ran before`);
-        if (pointer[2] === 'body.$') return String((answer.body as Record<string, unknown>)[pointer[3]]);
+        if (pointer[2] === 'body.$')
+          return String(pointer[3].split('.').reduce((value, field) => (value as Record<string, unknown>)[field], answer.body));
         const header = answer.headers.get(pointer[3]);
         if (header === null) throw new Error(`{{${reference}}}: the answer to ${pointer[1]} has no ${pointer[3]} header`);
         return header;

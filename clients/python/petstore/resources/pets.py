@@ -14,6 +14,7 @@ from typing import overload
 from urllib.parse import quote
 
 from .._deprecation import deprecated, warn_deprecated
+from .._metadata import map_of, patch_of
 from .._models import NewPet, Pet, PetPatch, PetStatus
 from .._not_modified import OMITTED, NotModified, Omitted
 from .._pagination import (
@@ -27,7 +28,17 @@ from .._pagination import (
     list_pages,
 )
 from .._raw_response import async_raw, async_raw_of, raw, raw_of
-from .._transport import MERGE_PATCH, ApiRequest, AsyncTransport, CallOptions, RawResponse, SyncTransport, Timeout, new_idempotency_key
+from .._transport import (
+    MERGE_PATCH,
+    ApiRequest,
+    AsyncTransport,
+    CallOptions,
+    QueryValue,
+    RawResponse,
+    SyncTransport,
+    Timeout,
+    new_idempotency_key,
+)
 
 _GET_DEPRECATED = (
     "getPet is deprecated and removed on 5 December 2030 (its Sunset header says so): "
@@ -39,8 +50,10 @@ def _path(pet_id: int) -> str:
     return f"/pets/{quote(str(pet_id), safe='')}"
 
 
-def _create(name: str, category_id: int, status: PetStatus | None, idempotency_key: str | None) -> ApiRequest[Pet]:
-    body = NewPet(name=name, category_id=category_id, status=status).to_wire()
+def _create(
+    name: str, category_id: int, status: PetStatus | None, metadata: Mapping[str, str] | None, idempotency_key: str | None
+) -> ApiRequest[Pet]:
+    body = NewPet(name=name, category_id=category_id, status=status, metadata=map_of(metadata)).to_wire()
     return ApiRequest("POST", "/pets", Pet.from_wire, body=body, idempotency_key=idempotency_key or new_idempotency_key())
 
 
@@ -54,10 +67,11 @@ def _update(
     name: str | None,
     category_id: int | None,
     status: PetStatus | None,
+    metadata: Mapping[str, str | None] | None | Omitted,
     if_match: str | None,
     idempotency_key: str | None,
 ) -> ApiRequest[Pet]:
-    body = PetPatch(name=name, category_id=category_id, status=status).to_wire()
+    body = PetPatch(name=name, category_id=category_id, status=status, metadata=patch_of(metadata)).to_wire()
     key = idempotency_key or new_idempotency_key()
     return ApiRequest("PATCH", _path(pet_id), Pet.from_wire, body=body, content_type=MERGE_PATCH, idempotency_key=key, if_match=if_match)
 
@@ -66,8 +80,8 @@ def _delete(pet_id: int, if_match: str | None) -> ApiRequest[None]:
     return ApiRequest("DELETE", _path(pet_id), lambda _wire: None, if_match=if_match)
 
 
-def _query(status: PetStatus | None, limit: int | None) -> dict[str, str | int | None]:
-    return {"status": status, "limit": limit}
+def _query(status: PetStatus | None, limit: int | None, metadata: Mapping[str, str] | None) -> dict[str, QueryValue]:
+    return {"status": status, "limit": limit, "metadata": metadata}
 
 
 class Pets:
@@ -80,6 +94,7 @@ class Pets:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -91,6 +106,7 @@ class Pets:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -102,20 +118,23 @@ class Pets:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pager[Pet] | Page[Pet] | NotModified:
-        """Every pet, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+        """Every pet, or those of one status or metadata pair, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+
+        `metadata={"erp_id": "A-17"}` lists the pets whose metadata holds that pair (one pair at most).
 
         With `if_none_match=` (a page's `_etag`): the first page at once, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
-            return list_pages(self._transport, "/pets", _query(status, limit), Pet.from_wire, options)
-        return first_page_if_changed(self._transport, "/pets", _query(status, limit), Pet.from_wire, options, if_none_match)
+            return list_pages(self._transport, "/pets", _query(status, limit, metadata), Pet.from_wire, options)
+        return first_page_if_changed(self._transport, "/pets", _query(status, limit, metadata), Pet.from_wire, options, if_none_match)
 
     def create(
         self,
@@ -123,14 +142,15 @@ class Pets:
         name: str,
         category_id: int,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """Adds a pet; `status` is `available` when left out. Safe to retry: see `idempotency_key` in the README."""
+        """Adds a pet; `status` is `available` when left out, `metadata` `{}`. Safe to retry: see `idempotency_key` in the README."""
         options = CallOptions(timeout, max_retries, extra_headers)
-        return self._transport.send(_create(name, category_id, status, idempotency_key), options).data
+        return self._transport.send(_create(name, category_id, status, metadata, idempotency_key), options).data
 
     @overload
     def get(
@@ -177,6 +197,7 @@ class Pets:
         name: str | None = None,
         category_id: int | None = None,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
@@ -185,12 +206,15 @@ class Pets:
     ) -> Pet:
         """Changes the fields given (a JSON Merge Patch: those left None stay as they are); answers the pet as changed.
 
+        `metadata` merges into the pet's: a key given a string is set, a key given None removed, the
+        others kept; `metadata=None` removes every key (left out, it is unchanged).
+
         Status moves: available to pending or sold, pending to available or sold; sold is final
         (ConflictError, INVALID_TRANSITION); a pet an open order holds moves only with that order
         (PET_HAS_OPEN_ORDER). With `if_match=` (its `_etag`), only the pet you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(pet_id, name, category_id, status, if_match, idempotency_key)
+        request = _update(pet_id, name, category_id, status, metadata, if_match, idempotency_key)
         return self._transport.send(request, CallOptions(timeout, max_retries, extra_headers)).data
 
     def delete(
@@ -224,6 +248,7 @@ class PetsWithRawResponse:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -235,6 +260,7 @@ class PetsWithRawResponse:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -246,13 +272,14 @@ class PetsWithRawResponse:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[Page[Pet]] | RawResponse[Page[Pet] | NotModified]:
-        transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
+        transport, query, options = self._transport, _query(status, limit, metadata), CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
             return raw_of(lambda: list_pages(transport, "/pets", query, Pet.from_wire, options).first_page())
         tag = if_none_match
@@ -303,6 +330,7 @@ class AsyncPets:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -314,6 +342,7 @@ class AsyncPets:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -325,20 +354,23 @@ class AsyncPets:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[Pet] | Awaitable[AsyncPage[Pet] | NotModified]:
-        """Every pet, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+        """Every pet, or those of one status or metadata pair, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+
+        `metadata={"erp_id": "A-17"}` lists the pets whose metadata holds that pair (one pair at most).
 
         With `if_none_match=` (a page's `_etag`), awaited: the first page, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
-            return list_async_pages(self._transport, "/pets", _query(status, limit), Pet.from_wire, options)
-        return async_first_page_if_changed(self._transport, "/pets", _query(status, limit), Pet.from_wire, options, if_none_match)
+            return list_async_pages(self._transport, "/pets", _query(status, limit, metadata), Pet.from_wire, options)
+        return async_first_page_if_changed(self._transport, "/pets", _query(status, limit, metadata), Pet.from_wire, options, if_none_match)
 
     async def create(
         self,
@@ -346,14 +378,15 @@ class AsyncPets:
         name: str,
         category_id: int,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """Adds a pet; `status` is `available` when left out. Safe to retry: see `idempotency_key` in the README."""
+        """Adds a pet; `status` is `available` when left out, `metadata` `{}`. Safe to retry: see `idempotency_key` in the README."""
         options = CallOptions(timeout, max_retries, extra_headers)
-        return (await self._transport.send(_create(name, category_id, status, idempotency_key), options)).data
+        return (await self._transport.send(_create(name, category_id, status, metadata, idempotency_key), options)).data
 
     @overload
     async def get(
@@ -400,6 +433,7 @@ class AsyncPets:
         name: str | None = None,
         category_id: int | None = None,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
@@ -408,12 +442,15 @@ class AsyncPets:
     ) -> Pet:
         """Changes the fields given (a JSON Merge Patch: those left None stay as they are); answers the pet as changed.
 
+        `metadata` merges into the pet's: a key given a string is set, a key given None removed, the
+        others kept; `metadata=None` removes every key (left out, it is unchanged).
+
         Status moves: available to pending or sold, pending to available or sold; sold is final
         (ConflictError, INVALID_TRANSITION); a pet an open order holds moves only with that order
         (PET_HAS_OPEN_ORDER). With `if_match=` (its `_etag`), only the pet you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(pet_id, name, category_id, status, if_match, idempotency_key)
+        request = _update(pet_id, name, category_id, status, metadata, if_match, idempotency_key)
         return (await self._transport.send(request, CallOptions(timeout, max_retries, extra_headers))).data
 
     async def delete(
@@ -447,6 +484,7 @@ class AsyncPetsWithRawResponse:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -458,6 +496,7 @@ class AsyncPetsWithRawResponse:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -469,13 +508,14 @@ class AsyncPetsWithRawResponse:
         self,
         *,
         status: PetStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[AsyncPage[Pet]] | RawResponse[AsyncPage[Pet] | NotModified]:
-        transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
+        transport, query, options = self._transport, _query(status, limit, metadata), CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
             return await async_raw_of(lambda: list_async_pages(transport, "/pets", query, Pet.from_wire, options).first_page())
         tag = if_none_match

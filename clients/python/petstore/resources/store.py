@@ -14,7 +14,8 @@ from datetime import datetime
 from typing import overload
 from urllib.parse import quote
 
-from .._models import Inventory, NewOrder, Order, OrderPatch, OrderStatus
+from .._metadata import map_of, patch_of
+from .._models import Inventory, NewOrder, NewOrderStatus, Order, OrderPatch, OrderStatus
 from .._not_modified import OMITTED, NotModified, Omitted
 from .._pagination import (
     AsyncPage,
@@ -27,18 +28,31 @@ from .._pagination import (
     list_pages,
 )
 from .._raw_response import async_raw, async_raw_of, raw, raw_of
-from .._transport import MERGE_PATCH, ApiRequest, AsyncTransport, CallOptions, RawResponse, SyncTransport, Timeout, new_idempotency_key
+from .._transport import (
+    MERGE_PATCH,
+    ApiRequest,
+    AsyncTransport,
+    CallOptions,
+    QueryValue,
+    RawResponse,
+    SyncTransport,
+    Timeout,
+    new_idempotency_key,
+)
 
 
 def _create(
     pet_id: int,
     quantity: int,
-    status: OrderStatus | None,
+    status: NewOrderStatus | None,
     ship_date: datetime | None,
     complete: bool | None,
+    metadata: Mapping[str, str] | None,
     idempotency_key: str | None,
 ) -> ApiRequest[Order]:
-    body = NewOrder(pet_id=pet_id, quantity=quantity, status=status, ship_date=ship_date, complete=complete).to_wire()
+    body = NewOrder(
+        pet_id=pet_id, quantity=quantity, status=status, ship_date=ship_date, complete=complete, metadata=map_of(metadata)
+    ).to_wire()
     key = idempotency_key or new_idempotency_key()
     return ApiRequest("POST", "/store/orders", Order.from_wire, body=body, idempotency_key=key)
 
@@ -52,9 +66,14 @@ def _get(order_id: int, if_none_match: str | None) -> ApiRequest[Order | NotModi
 
 
 def _update(
-    order_id: int, status: OrderStatus | None, ship_date: datetime | None, if_match: str | None, idempotency_key: str | None
+    order_id: int,
+    status: OrderStatus | None,
+    ship_date: datetime | None,
+    metadata: Mapping[str, str | None] | None | Omitted,
+    if_match: str | None,
+    idempotency_key: str | None,
 ) -> ApiRequest[Order]:
-    body = OrderPatch(status=status, ship_date=ship_date).to_wire()
+    body = OrderPatch(status=status, ship_date=ship_date, metadata=patch_of(metadata)).to_wire()
     key = idempotency_key or new_idempotency_key()
     return ApiRequest(
         "PATCH", _path(order_id), Order.from_wire, body=body, content_type=MERGE_PATCH, idempotency_key=key, if_match=if_match
@@ -66,8 +85,8 @@ def _cancel(order_id: int, if_match: str | None, idempotency_key: str | None) ->
     return ApiRequest("POST", f"{_path(order_id)}/cancel", Order.from_wire, idempotency_key=key, if_match=if_match)
 
 
-def _query(status: OrderStatus | None, limit: int | None) -> dict[str, str | int | None]:
-    return {"status": status, "limit": limit}
+def _query(status: OrderStatus | None, limit: int | None, metadata: Mapping[str, str] | None) -> dict[str, QueryValue]:
+    return {"status": status, "limit": limit, "metadata": metadata}
 
 
 _INVENTORY = ApiRequest("GET", "/store/inventory", Inventory.from_wire)
@@ -83,6 +102,7 @@ class Orders:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -94,6 +114,7 @@ class Orders:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -105,29 +126,33 @@ class Orders:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pager[Order] | Page[Order] | NotModified:
-        """Every order, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+        """Every order, or those of one status or metadata pair, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+
+        `metadata={"erp_id": "A-17"}` lists the orders whose metadata holds that pair (one pair at most).
 
         With `if_none_match=` (a page's `_etag`), the first page at once, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
-            return list_pages(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options)
-        return first_page_if_changed(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options, if_none_match)
+            return list_pages(self._transport, "/store/orders", _query(status, limit, metadata), Order.from_wire, options)
+        return first_page_if_changed(self._transport, "/store/orders", _query(status, limit, metadata), Order.from_wire, options, if_none_match)
 
     def create(
         self,
         *,
         pet_id: int,
         quantity: int,
-        status: OrderStatus | None = None,
+        status: NewOrderStatus | None = None,
         ship_date: datetime | None = None,
         complete: bool | None = None,
+        metadata: Mapping[str, str] | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -136,9 +161,10 @@ class Orders:
         """Places an order for an available pet (ConflictError, PET_NOT_AVAILABLE, otherwise), which it holds.
 
         The pet is pending meanwhile, sold once the order is delivered, available again once it is
-        cancelled; NotFoundError (PET_NOT_FOUND) for no such pet. `ship_date` is an aware datetime.
+        cancelled; NotFoundError (PET_NOT_FOUND) for no such pet. `ship_date` is an aware datetime;
+        `metadata`, your own references (`{}` when left out).
         """
-        request = _create(pet_id, quantity, status, ship_date, complete, idempotency_key)
+        request = _create(pet_id, quantity, status, ship_date, complete, metadata, idempotency_key)
         options = CallOptions(timeout, max_retries, extra_headers)
         return self._transport.send(request, options).data
 
@@ -185,6 +211,7 @@ class Orders:
         *,
         status: OrderStatus | None = None,
         ship_date: datetime | None = None,
+        metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
@@ -193,12 +220,15 @@ class Orders:
     ) -> Order:
         """Moves an order (a JSON Merge Patch of `status` and `ship_date`: those left None stay as they are).
 
+        `metadata` merges into the order's, final or not: a key given a string is set, a key given
+        None removed, the others kept; `metadata=None` removes every key (left out, it is unchanged).
+
         Placed to approved, approved to delivered (which sells its pet and completes the order);
         delivered and cancelled are final (ConflictError, INVALID_TRANSITION): cancel with
         `cancel`. With `if_match=` (its `_etag`), only the order you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(order_id, status, ship_date, if_match, idempotency_key)
+        request = _update(order_id, status, ship_date, metadata, if_match, idempotency_key)
         return self._transport.send(request, CallOptions(timeout, max_retries, extra_headers)).data
 
     def cancel(
@@ -234,6 +264,7 @@ class OrdersWithRawResponse:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -245,6 +276,7 @@ class OrdersWithRawResponse:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -256,13 +288,14 @@ class OrdersWithRawResponse:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[Page[Order]] | RawResponse[Page[Order] | NotModified]:
-        transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
+        transport, query, options = self._transport, _query(status, limit, metadata), CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
             return raw_of(lambda: list_pages(transport, "/store/orders", query, Order.from_wire, options).first_page())
         tag = if_none_match
@@ -311,6 +344,7 @@ class AsyncOrders:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -322,6 +356,7 @@ class AsyncOrders:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -333,29 +368,33 @@ class AsyncOrders:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[Order] | Awaitable[AsyncPage[Order] | NotModified]:
-        """Every order, or those of one status, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+        """Every order, or those of one status or metadata pair, in ascending id order; `limit` (1 to 100, 20 when left out) a page.
+
+        `metadata={"erp_id": "A-17"}` lists the orders whose metadata holds that pair (one pair at most).
 
         With `if_none_match=` (a page's `_etag`), awaited, the first page at once, or NOT_MODIFIED while it is as it was.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
-            return list_async_pages(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options)
-        return async_first_page_if_changed(self._transport, "/store/orders", _query(status, limit), Order.from_wire, options, if_none_match)
+            return list_async_pages(self._transport, "/store/orders", _query(status, limit, metadata), Order.from_wire, options)
+        return async_first_page_if_changed(self._transport, "/store/orders", _query(status, limit, metadata), Order.from_wire, options, if_none_match)
 
     async def create(
         self,
         *,
         pet_id: int,
         quantity: int,
-        status: OrderStatus | None = None,
+        status: NewOrderStatus | None = None,
         ship_date: datetime | None = None,
         complete: bool | None = None,
+        metadata: Mapping[str, str] | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -364,9 +403,10 @@ class AsyncOrders:
         """Places an order for an available pet (ConflictError, PET_NOT_AVAILABLE, otherwise), which it holds.
 
         The pet is pending meanwhile, sold once the order is delivered, available again once it is
-        cancelled; NotFoundError (PET_NOT_FOUND) for no such pet. `ship_date` is an aware datetime.
+        cancelled; NotFoundError (PET_NOT_FOUND) for no such pet. `ship_date` is an aware datetime;
+        `metadata`, your own references (`{}` when left out).
         """
-        request = _create(pet_id, quantity, status, ship_date, complete, idempotency_key)
+        request = _create(pet_id, quantity, status, ship_date, complete, metadata, idempotency_key)
         options = CallOptions(timeout, max_retries, extra_headers)
         return (await self._transport.send(request, options)).data
 
@@ -413,6 +453,7 @@ class AsyncOrders:
         *,
         status: OrderStatus | None = None,
         ship_date: datetime | None = None,
+        metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
@@ -421,12 +462,15 @@ class AsyncOrders:
     ) -> Order:
         """Moves an order (a JSON Merge Patch of `status` and `ship_date`: those left None stay as they are).
 
+        `metadata` merges into the order's, final or not: a key given a string is set, a key given
+        None removed, the others kept; `metadata=None` removes every key (left out, it is unchanged).
+
         Placed to approved, approved to delivered (which sells its pet and completes the order);
         delivered and cancelled are final (ConflictError, INVALID_TRANSITION): cancel with
         `cancel`. With `if_match=` (its `_etag`), only the order you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(order_id, status, ship_date, if_match, idempotency_key)
+        request = _update(order_id, status, ship_date, metadata, if_match, idempotency_key)
         return (await self._transport.send(request, CallOptions(timeout, max_retries, extra_headers))).data
 
     async def cancel(
@@ -462,6 +506,7 @@ class AsyncOrdersWithRawResponse:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -473,6 +518,7 @@ class AsyncOrdersWithRawResponse:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None,
         timeout: Timeout | None = None,
@@ -484,13 +530,14 @@ class AsyncOrdersWithRawResponse:
         self,
         *,
         status: OrderStatus | None = None,
+        metadata: Mapping[str, str] | None = None,
         limit: int | None = None,
         if_none_match: str | None | Omitted = OMITTED,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[AsyncPage[Order]] | RawResponse[AsyncPage[Order] | NotModified]:
-        transport, query, options = self._transport, _query(status, limit), CallOptions(timeout, max_retries, extra_headers)
+        transport, query, options = self._transport, _query(status, limit, metadata), CallOptions(timeout, max_retries, extra_headers)
         if isinstance(if_none_match, Omitted):
             return await async_raw_of(lambda: list_async_pages(transport, "/store/orders", query, Order.from_wire, options).first_page())
         tag = if_none_match

@@ -38,10 +38,11 @@ _HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length"
 
 @dataclass(frozen=True)
 class Seen:
-    """A request the proxy saw: `METHOD /path` and its Idempotency-Key."""
+    """A request the proxy saw: `METHOD /path`, its Idempotency-Key and its query string, as sent."""
 
     call: str
     idempotency_key: str | None
+    query: str = ""
 
 
 class FaultProxy:
@@ -82,11 +83,12 @@ class FaultProxy:
 
     def _handle(self, request: BaseHTTPRequestHandler) -> None:
         body = request.rfile.read(int(request.headers.get("Content-Length") or 0))
-        path = urlsplit(request.path).path
+        target = urlsplit(request.path)
+        path = target.path
         with self._lock:
             call = f"{request.command} {path}"
             nth = sum(1 for seen in self.seen if seen.call == call)
-            self.seen.append(Seen(call, request.headers.get("Idempotency-Key")))
+            self.seen.append(Seen(call, request.headers.get("Idempotency-Key"), target.query))
         fault = self._plan(request.command, path, nth)
         if fault == "hang":
             self._closing.wait(60)
