@@ -10,12 +10,19 @@ import { InsertedId, JsonWithInsertedId } from './statement.js';
  * escapes and the connection's character set (mysqljs/mysql#1828), so it is never used.
  */
 export function sqlLiteral(value: unknown): string {
-  if (value instanceof SqlList) return value.values.map(sqlLiteral).join(', ');
-  // An id an earlier insert of the same round trip generated, kept in a variable of the session (insertedIdVariable).
-  if (value instanceof InsertedId) return insertedIdVariable(value);
-  if (value instanceof JsonWithInsertedId)
-    return `CONCAT(${sqlLiteral(value.before)}, ${insertedIdVariable(value.id)}, ${sqlLiteral(value.after)})`;
-  if (value instanceof SqlRows) return value.rows.map((row) => `(${row.map(sqlLiteral).join(', ')})`).join(', ');
+  return literalOf(value, insertedIdVariable);
+}
+
+/** sqlLiteral, an inserted id written as `idExpression` says (LAST_INSERT_ID(), or a variable of the session). */
+function literalOf(value: unknown, idExpression: (id: InsertedId) => string): string {
+  if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
+    const literal = (member: unknown) => literalOf(member, idExpression);
+    if (value instanceof SqlList) return value.values.map(literal).join(', ');
+    // An id an earlier insert of the same round trip generated (idExpression: LAST_INSERT_ID(), or a variable of the session).
+    if (value instanceof InsertedId) return idExpression(value);
+    if (value instanceof JsonWithInsertedId) return `CONCAT(${literal(value.before)}, ${idExpression(value.id)}, ${literal(value.after)})`;
+    if (value instanceof SqlRows) return value.rows.map((row) => `(${row.map(literal).join(', ')})`).join(', ');
+  }
   switch (typeof value) {
     case 'string':
       return `_utf8mb4 X'${Buffer.from(value, 'utf8').toString('hex')}'`;
@@ -107,11 +114,37 @@ const partsOfText = new Map<string, readonly string[]>();
  * `sql`, one of the service's constant statements, with each `?` replaced by the literal of its
  * value. The constants hold no `?` but their placeholders (no string literal of theirs has one).
  */
-export function withLiterals(sql: string, values: readonly unknown[]): string {
+export function withLiterals(sql: string, values: readonly unknown[], idExpression?: (id: InsertedId) => string): string {
   let parts = partsOfText.get(sql);
   if (parts === undefined) partsOfText.set(sql, (parts = sql.split('?')));
   if (parts.length !== values.length + 1) throw new Error(`${values.length} values for ${parts.length - 1} placeholders: ${sql}`);
   let text = parts[0];
-  for (let i = 0; i < values.length; i++) text += sqlLiteral(values[i]) + parts[i + 1];
+  for (let i = 0; i < values.length; i++) text += literalOf(values[i], idExpression ?? insertedIdVariable) + parts[i + 1];
   return text;
+}
+
+/**
+ * The inserted ids `statements`, in this order, cannot take as LAST_INSERT_ID(): those another
+ * insert comes between the insert that generates them and a statement that needs them (a stored
+ * answer after the event's insert, say). Each of those is kept in a session variable right after
+ * its insert; every other is LAST_INSERT_ID() where it is needed, which a statement reads before
+ * its own insert changes it. Worked out from the statements, never left to their order by chance.
+ */
+export function idsKeptInVariables(
+  statements: readonly { readonly sql: string; readonly parameters: readonly unknown[]; readonly inserts?: InsertedId }[],
+): ReadonlySet<string> {
+  const kept = new Set<string>();
+  let lastInsert: string | null = null;
+  const note = (value: unknown): void => {
+    if (value instanceof InsertedId || value instanceof JsonWithInsertedId) {
+      const { name } = value instanceof InsertedId ? value : value.id;
+      if (name !== lastInsert) kept.add(name);
+    } else if (value instanceof SqlRows) value.rows.forEach((row) => row.forEach(note));
+    else if (value instanceof SqlList) value.values.forEach(note);
+  };
+  for (const { sql, parameters, inserts } of statements) {
+    parameters.forEach(note);
+    if (sql.startsWith('INSERT')) lastInsert = inserts?.name ?? null;
+  }
+  return kept;
 }

@@ -6,7 +6,16 @@ import { PINO_LOGGER } from '../logging/logging.module.js';
 import { id, datetime, type Row } from './columns.js';
 import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
-import { hasList, insertedIdVariable, rowsOf, SqlRows, utcDatetime, withListsExpanded, withLiterals } from './sql-literal.js';
+import {
+  hasList,
+  idsKeptInVariables,
+  insertedIdVariable,
+  rowsOf,
+  SqlRows,
+  utcDatetime,
+  withListsExpanded,
+  withLiterals,
+} from './sql-literal.js';
 import { InsertedId, JsonWithInsertedId, type Statement } from './statement.js';
 import { Table } from './table.js';
 
@@ -181,10 +190,12 @@ export class Sql implements SqlRunner {
         // in session variables for the statements after them, the commit unless checked first.
         const texts = started ? [] : ['START TRANSACTION'];
         const answerOf: number[] = [];
+        const kept = idsKeptInVariables(statements);
+        const idExpression = (id: InsertedId) => (kept.has(id.name) ? insertedIdVariable(id) : 'LAST_INSERT_ID()');
         for (const { sql, parameters, inserts } of statements) {
           answerOf.push(texts.length);
-          texts.push(withLiterals(sql, parameters));
-          if (inserts) texts.push(`SET ${insertedIdVariable(inserts)} = LAST_INSERT_ID()`);
+          texts.push(withLiterals(sql, parameters, idExpression));
+          if (inserts && kept.has(inserts.name)) texts.push(`SET ${insertedIdVariable(inserts)} = LAST_INSERT_ID()`);
         }
         if (!check) texts.push('COMMIT');
         const constants = statements.map(({ sql }) => sql).join(';');

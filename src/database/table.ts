@@ -27,14 +27,19 @@ export class Table<E, K extends keyof E & string> {
     this.columns = this.fields
       .map(({ property, column }) => (column.databaseName === property ? property : `${column.databaseName} AS ${property}`))
       .join(', ');
+    // The properties are the entity's own names (identifiers TypeORM read from its decorators), never a client's text.
+    const members = this.fields.map(({ property }, i) => `${JSON.stringify(property)}: read[${i}](row[${JSON.stringify(property)}])`);
+    this.read = new Function('read', `return (row) => ({ ${members.join(', ')} });`)(this.fields.map(({ read }) => read)) as (
+      row: Row,
+    ) => Pick<E, K>;
   }
 
-  /** A row of the select list, as typed values: what the entity's properties hold. */
-  readonly read = (row: Row): Pick<E, K> => {
-    const value: Partial<Record<K, unknown>> = {};
-    for (const { property, read } of this.fields) value[property] = read(row[property]);
-    return value as Pick<E, K>;
-  };
+  /**
+   * A row of the select list, as typed values: what the entity's properties hold. Written as an
+   * object literal of those properties, once (bench:alloc: an object grown property by property in
+   * a loop cost listPets 2 KB a request more, its fifth property onwards kept outside the object).
+   */
+  readonly read: (row: Row) => Pick<E, K>;
 
   /** The select list with each column of the table `alias` (`p.category_id AS categoryId`), for a join. */
   columnsOf(alias: string): string {
@@ -46,15 +51,13 @@ export class Table<E, K extends keyof E & string> {
     return this.field(property).column.databaseName;
   }
 
-  /** `INSERT INTO table (a, b) VALUES (?, ?)` for `properties`, and the values of an object for it, in order. */
-  insert<P extends K>(properties: readonly P[]): WrittenColumns<E, P> {
-    const sql = `INSERT INTO ${this.name} (${properties.map((property) => this.column(property)).join(', ')}) VALUES (${properties.map(() => '?').join(', ')})`;
-    return { sql, values: this.valuesOf(properties) };
-  }
-
-  /** `INSERT INTO table (a, b) VALUES ?`, rows of `properties` as one parameter (rowsOf), and the values of each row's object. */
-  insertRows<P extends K>(properties: readonly P[]): WrittenColumns<E, P> {
-    const sql = `INSERT INTO ${this.name} (${properties.map((property) => this.column(property)).join(', ')}) VALUES ?`;
+  /**
+   * `INSERT INTO table (a, b) VALUES (?, ?)` for `properties` (`rows` of them: `(?, ?), (?, ?)`), and
+   * the values of an object for one row, in order.
+   */
+  insert<P extends K>(properties: readonly P[], rows = 1): WrittenColumns<E, P> {
+    const row = `(${properties.map(() => '?').join(', ')})`;
+    const sql = `INSERT INTO ${this.name} (${properties.map((property) => this.column(property)).join(', ')}) VALUES ${Array(rows).fill(row).join(', ')}`;
     return { sql, values: this.valuesOf(properties) };
   }
 

@@ -58,12 +58,14 @@ function parse(json: string): [unknown, unknown] {
   }
 }
 
+/**
+ * The listing and the filters given, as the cursor's check covers them. In the order the listing's
+ * service names its filters, which is always the same (bench:alloc: sorting them cost a page 0.8 KB).
+ */
 function scope(listing: string, filter: ListFilter): string {
-  const given = Object.keys(filter)
-    .sort()
-    .filter((name) => filter[name] !== undefined)
-    .map((name) => `${name}=${filter[name]}`);
-  return `${listing}?${given.join('&')}`;
+  let given = '';
+  for (const name in filter) if (filter[name] !== undefined) given += `${given ? '&' : ''}${name}=${filter[name]}`;
+  return `${listing}?${given}`;
 }
 
 function check(payload: string): string {

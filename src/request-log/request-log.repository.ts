@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { id } from '../database/columns.js';
 import { Sql } from '../database/sql.js';
-import { listOf, rowsOf } from '../database/sql-literal.js';
+import { listOf } from '../database/sql-literal.js';
 import type { TimePosition } from '../pagination/cursor.js';
 import { RequestLogEntry } from './request-log.entity.js';
 
@@ -44,6 +44,13 @@ const FILTERS = [
   ['statusClass', 'status_class', 'IDX_request_log_key_status_class'],
 ] as const;
 
+/**
+ * The row counts a batch is written in: a prepared statement each, values apart from the text (a
+ * multi-row insert with its values as literals cost a create 3 KB more, bench:alloc), and few
+ * statements for the server and the pool to keep.
+ */
+const CHUNKS = [100, 20, 5, 1] as const;
+
 /** How many expired entries a purge removes at a time. */
 export const PURGE_BATCH = 500;
 
@@ -58,7 +65,8 @@ export class RequestLogRepository {
   private readonly read;
   private readonly values;
   private readonly columns: string;
-  private readonly insertSql: string;
+  /** The insert of each chunk's row count. */
+  private readonly insertSql: ReadonlyMap<number, string>;
   private readonly byRequestIdSql: string;
   private readonly afterSql: string;
   private readonly byRequestIdOfAnyKeySql: string;
@@ -67,22 +75,27 @@ export class RequestLogRepository {
 
   constructor(private readonly sql: Sql) {
     const table = sql.table(RequestLogEntry, ['id', ...WRITTEN]);
-    const insert = table.insertRows(WRITTEN);
+    const insert = table.insert(WRITTEN);
     this.read = (row: Record<string, unknown>): StoredRequest => {
       const { id: rowId, ...entry } = table.read(row);
       return { ...entry, rowId };
     };
     this.values = insert.values;
     this.columns = table.columns;
-    this.insertSql = insert.sql;
+    this.insertSql = new Map(CHUNKS.map((rows) => [rows, table.insert(WRITTEN, rows).sql]));
     this.byRequestIdSql = `SELECT ${this.columns} FROM request_log WHERE request_id = ? AND key_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`;
     this.afterSql = `SELECT ${this.columns} FROM request_log WHERE id > ? ORDER BY id LIMIT ?`;
     this.byRequestIdOfAnyKeySql = `SELECT ${this.columns} FROM request_log WHERE request_id = ? ORDER BY created_at DESC, id DESC LIMIT 20`;
   }
 
-  /** Writes `entries` in one statement. */
+  /** Writes `entries`, a few statements of as many rows as fit, each on its own (they are entries of a log, not one change). */
   async insert(entries: readonly LoggedRequest[]): Promise<void> {
-    if (entries.length > 0) await this.sql.run(this.insertSql, [rowsOf(entries.map((entry) => this.values(entry)))]);
+    for (let start = 0; start < entries.length;) {
+      const rows = CHUNKS.find((size) => size <= entries.length - start)!;
+      const values = entries.slice(start, start + rows).flatMap((entry) => this.values(entry));
+      await this.sql.run(this.insertSql.get(rows)!, values);
+      start += rows;
+    }
   }
 
   /** Up to `limit` of the key's entries, newest first, after `after` (none: from the newest), narrowed by `filter`. */

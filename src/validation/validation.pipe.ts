@@ -26,9 +26,11 @@ export class ApiValidationPipe implements PipeTransform {
     // Path parameters go through their own parse pipes; a route without a DTO class takes what it gets.
     if ((type !== 'body' && type !== 'query') || !metatype || UNVALIDATED.has(metatype)) return value;
     if (type === 'query') {
-      const query = withQueryObjects(metatype, value as Record<string, unknown>);
+      const query: Record<string, unknown> = { ...(value as object) };
+      const objects = takeQueryObjects(metatype, query);
       refuseBracketForms(metatype, query);
-      return validated(metatype, query, QUERY);
+      const instance = validated(metatype, query, QUERY);
+      return objects === undefined ? instance : Object.assign(instance, objects);
     }
     // No body at all is an empty one: every required field is then named as missing.
     if (value === undefined) return validated(metatype, {}, BODY);
@@ -91,23 +93,32 @@ function refuseBracketForms(metatype: new () => object, query: object): void {
 }
 
 /**
- * The query with each of the DTO's object parameters (QueryObject) gathered from its
- * `name[key]=value` members into `{ key: value }`; a plain `name=value` stays as it is, for the
- * DTO to refuse.
+ * Takes the DTO's object parameters (QueryObject) out of `query`, each gathered from its
+ * `name[key]=value` members into `{ key: value }` (a plain `name=value` stays as it is) and checked
+ * (400 naming what is wrong with one); undefined when the query has none. Touches `query` only when
+ * it has one: a listing without them pays for nothing (bench:alloc).
  */
-function withQueryObjects(metatype: new () => object, query: Record<string, unknown>): Record<string, unknown> {
-  const gathered: Record<string, unknown> = { ...query };
-  for (const name of queryObjectsOf(metatype)) {
-    const prefix = `${name}[`;
-    for (const member of Object.keys(query)) {
-      if (!member.startsWith(prefix) || !member.endsWith(']')) continue;
-      const object = (gathered[name] ??= {});
-      if (typeof object === 'object' && object !== null)
-        (object as Record<string, unknown>)[member.slice(prefix.length, -1)] = query[member];
-      delete gathered[member];
+function takeQueryObjects(metatype: new () => object, query: Record<string, unknown>): Record<string, unknown> | undefined {
+  let objects: Record<string, unknown> | undefined;
+  for (const { name, problem } of queryObjectsOf(metatype)) {
+    let value: unknown;
+    if (name in query) {
+      value = query[name];
+      delete query[name];
     }
+    const prefix = `${name}[`;
+    for (const member in query) {
+      if (!member.startsWith(prefix) || !member.endsWith(']')) continue;
+      if (typeof value !== 'object' || value === null) value = {};
+      (value as Record<string, unknown>)[member.slice(prefix.length, -1)] = query[member];
+      delete query[member];
+    }
+    if (value === undefined) continue;
+    const wrong = problem(value);
+    if (wrong !== undefined) throw new ValidationFailedException(`${wrong}.`);
+    (objects ??= {})[name] = value;
   }
-  return gathered;
+  return objects;
 }
 
 /** The names of the properties a DTO class validates, worked out once per class. */

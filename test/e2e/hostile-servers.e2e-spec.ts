@@ -86,12 +86,14 @@ describe.each(TARGETS.filter(([, { serverSettings }]) => !serverSettings || MARI
     });
     const asLimited = (call: request.Test) => call.set('Authorization', `Bearer ${limited}`);
 
-    /** Creates a pet as the limited key, with `idempotencyKey`; the answer must be a 201. */
+    /** Creates a pet as the limited key, with `idempotencyKey`, its name in its metadata too (1.5.0); the answer must be a 201. */
     const createPet = async (name: string, idempotencyKey: string) => {
-      const created = await asLimited(ctx.http().post('/v1/pets')).set('Idempotency-Key', idempotencyKey).send({ name, categoryId: 1 });
+      const created = await asLimited(ctx.http().post('/v1/pets'))
+        .set('Idempotency-Key', idempotencyKey)
+        .send({ name, categoryId: 1, metadata: { ref: name } });
       expect({ status: created.status, body: created.body }).toEqual({
         status: 201,
-        body: { id: expect.any(Number), name, categoryId: 1, status: 'available' },
+        body: { id: expect.any(Number), name, categoryId: 1, status: 'available', metadata: { ref: name } },
       });
       return created;
     };
@@ -100,7 +102,7 @@ describe.each(TARGETS.filter(([, { serverSettings }]) => !serverSettings || MARI
     const expectReplay = async (created: request.Response, idempotencyKey: string) => {
       const replay = await asLimited(ctx.http().post('/v1/pets'))
         .set('Idempotency-Key', idempotencyKey)
-        .send({ name: created.body.name, categoryId: 1 });
+        .send({ name: created.body.name, categoryId: 1, metadata: { ref: created.body.name } });
       expect({ status: replay.status, replayed: replay.headers['idempotent-replayed'], text: replay.text }).toEqual({
         status: 201,
         replayed: 'true',

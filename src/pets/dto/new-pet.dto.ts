@@ -18,7 +18,5 @@ export class NewPetDto {
   status?: PetStatus;
 
   @PetField.metadata({ required: false })
-  // Absent means none; a key set to null is no key.
-  @ValidateIf((_, value) => value !== undefined)
   metadata?: Metadata;
 }

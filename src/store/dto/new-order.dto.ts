@@ -50,6 +50,5 @@ export class NewOrderDto {
   complete?: boolean;
 
   @OrderField.metadata({ required: false })
-  @unlessAbsent
   metadata?: Metadata;
 }

@@ -28,6 +28,5 @@ export class OrderPatchDto {
   shipDate?: string;
 
   @OrderField.metadata({ required: false })
-  @unlessAbsent
   metadata?: Metadata | null;
 }
