@@ -148,79 +148,7 @@ export class Sql implements SqlRunner {
   }
 
   private async beginOnMysql(pool: Mysql2Pool): Promise<SqlTransaction> {
-    const connection = await this.connection(pool);
-    let started = false;
-    // Until the connection goes back (or is dropped): a failed statement ended the transaction already.
-    let open = true;
-    /** After a statement failed: a connection that broke is gone, and its transaction with it; any other is rolled back. */
-    const abandon = async (error: unknown) => {
-      open = false;
-      if (isConnectionLost(error)) return;
-      await this.plain(connection, 'ROLLBACK', true).catch(() => undefined);
-    };
-    const release = () => {
-      open = false;
-      connection.release();
-    };
-    const statement = async (sql: string, parameters: readonly unknown[]): Promise<unknown> => {
-      try {
-        if (started) return await this.execute(connection, sql, parameters, false);
-        // The start and the first statement in one round trip: its values as literals.
-        const text = `START TRANSACTION;${withLiterals(sql, parameters)}`;
-        const [, answer] = (await this.exchange(connection, sql, false, (reply) => connection.query({ sql: text }, reply))) as unknown[];
-        started = true;
-        return answer;
-      } catch (error) {
-        await abandon(error);
-        throw error;
-      }
-    };
-    return {
-      rows: async (sql, parameters, read) => readRows((await statement(sql, parameters)) as Row[], read),
-      run: async (sql, parameters = []) => written((await statement(sql, parameters)) as Mysql2OkPacket),
-      commit: async (statements = [], check) => {
-        if (!open) throw new Error('the transaction ended already');
-        if (statements.length === 0) {
-          open = false;
-          if (started) await this.plain(connection, 'COMMIT', true);
-          else connection.release();
-          return [];
-        }
-        // One text: the statements (each a constant, each value a literal), the ids they name kept
-        // in session variables for the statements after them, the commit unless checked first.
-        const texts = started ? [] : ['START TRANSACTION'];
-        const answerOf: number[] = [];
-        const kept = idsKeptInVariables(statements);
-        const idExpression = (id: InsertedId) => (kept.has(id.name) ? insertedIdVariable(id) : 'LAST_INSERT_ID()');
-        for (const { sql, parameters, inserts } of statements) {
-          answerOf.push(texts.length);
-          texts.push(withLiterals(sql, parameters, idExpression));
-          if (inserts && kept.has(inserts.name)) texts.push(`SET ${insertedIdVariable(inserts)} = LAST_INSERT_ID()`);
-        }
-        if (!check) texts.push('COMMIT');
-        const constants = statements.map(({ sql }) => sql).join(';');
-        let done: Written[];
-        try {
-          const reply = await this.exchange(connection, constants, false, (answer) => connection.query({ sql: texts.join(';') }, answer));
-          const answers = texts.length === 1 ? [reply] : (reply as unknown[]);
-          done = answerOf.map((i) => written(answers[i] as Mysql2OkPacket));
-          check?.(done);
-        } catch (error) {
-          await abandon(error);
-          throw error;
-        }
-        if (check) {
-          open = false;
-          await this.plain(connection, 'COMMIT', true);
-        } else release();
-        return done;
-      },
-      rollback: async () => {
-        if (!open) return;
-        if (started) await abandon(undefined);
-        else release();
-      },
-    };
+    return new MysqlTransaction(this, await this.connection(pool));
   }
 
   private async beginOnSqlite(): Promise<SqlTransaction> {
@@ -295,7 +223,7 @@ export class Sql implements SqlRunner {
   }
 
   /** A prepared statement; one whose parameters hold a list (its text varies with its length) goes as text with literals. */
-  private execute(connection: Mysql2Connection, sql: string, parameters: readonly unknown[], last: boolean): Promise<unknown> {
+  execute(connection: Mysql2Connection, sql: string, parameters: readonly unknown[], last: boolean): Promise<unknown> {
     if (hasList(parameters)) {
       const text = withLiterals(sql, parameters);
       return this.exchange(connection, sql, last, (answer) => connection.query({ sql: text }, answer));
@@ -305,16 +233,17 @@ export class Sql implements SqlRunner {
   }
 
   /** A statement of the service's own with no values: COMMIT, ROLLBACK. */
-  private plain(connection: Mysql2Connection, sql: string, last: boolean): Promise<unknown> {
+  plain(connection: Mysql2Connection, sql: string, last: boolean): Promise<unknown> {
     return this.exchange(connection, sql, last, (answer) => connection.query({ sql }, answer));
   }
 
   /**
    * Sends a statement on `connection` and waits for its answer, at most `timeoutMs`; gives the
    * connection back to the pool when `last`, and drops it whenever the exchange broke it. `sql` is
-   * what an error and the debug log say: the constant text, never a value.
+   * what an error and the debug log say: the constant text, never a value. (Sql's and its
+   * transactions' own: repositories run statements with rows, run and begin.)
    */
-  private exchange(
+  exchange(
     connection: Mysql2Connection,
     sql: string,
     last: boolean,
@@ -404,4 +333,105 @@ async function sqliteRun(runner: QueryRunner, sql: string, parameters: readonly 
 function isConnectionLost(error: unknown): boolean {
   const cause = (error instanceof QueryFailedError ? error.driverError : error) as Mysql2Error | undefined;
   return cause?.code === 'PROTOCOL_SEQUENCE_TIMEOUT' || cause?.fatal === true;
+}
+
+/**
+ * A transaction on one MySQL connection (Sql.begin): its state in fields and its steps as methods,
+ * so that a write allocates one object for it (bench:alloc: a closure per step cost a create 1 KB).
+ */
+class MysqlTransaction implements SqlTransaction {
+  private started = false;
+  /** Until the connection goes back (or is dropped): a failed statement ended the transaction already. */
+  private open = true;
+
+  constructor(
+    private readonly wire: Sql,
+    private readonly connection: Mysql2Connection,
+  ) {}
+
+  async rows<T>(sql: string, parameters: readonly unknown[], read: (row: Row) => T): Promise<T[]> {
+    return readRows((await this.statement(sql, parameters)) as Row[], read);
+  }
+
+  async run(sql: string, parameters: readonly unknown[] = []): Promise<Written> {
+    return written((await this.statement(sql, parameters)) as Mysql2OkPacket);
+  }
+
+  async commit(statements: readonly Statement[] = [], check?: (written: Written[]) => void): Promise<Written[]> {
+    if (!this.open) throw new Error('the transaction ended already');
+    const { connection } = this;
+    if (statements.length === 0) {
+      this.open = false;
+      if (this.started) await this.wire.plain(connection, 'COMMIT', true);
+      else connection.release();
+      return [];
+    }
+    // One text: the statements (each a constant, each value a literal), an id some later statement
+    // cannot take as LAST_INSERT_ID() kept in a session variable, the commit unless checked first.
+    const texts = this.started ? [] : ['START TRANSACTION'];
+    const answerOf: number[] = [];
+    const kept = idsKeptInVariables(statements);
+    const idExpression = kept && ((id: InsertedId) => (kept.has(id.name) ? insertedIdVariable(id) : LAST_INSERT_ID));
+    for (const { sql, parameters, inserts } of statements) {
+      answerOf.push(texts.length);
+      texts.push(withLiterals(sql, parameters, idExpression ?? lastInsertId));
+      if (inserts && kept?.has(inserts.name)) texts.push(`SET ${insertedIdVariable(inserts)} = ${LAST_INSERT_ID}`);
+    }
+    if (!check) texts.push('COMMIT');
+    let done: Written[];
+    try {
+      const reply = await this.wire.exchange(connection, constantsOf(statements), false, (answer) =>
+        connection.query({ sql: texts.join(';') }, answer),
+      );
+      const answers = texts.length === 1 ? [reply] : (reply as unknown[]);
+      done = answerOf.map((i) => written(answers[i] as Mysql2OkPacket));
+      check?.(done);
+    } catch (error) {
+      await this.abandon(error);
+      throw error;
+    }
+    this.open = false;
+    if (check) await this.wire.plain(connection, 'COMMIT', true);
+    else connection.release();
+    return done;
+  }
+
+  async rollback(): Promise<void> {
+    if (!this.open) return;
+    if (this.started) return this.abandon(undefined);
+    this.open = false;
+    this.connection.release();
+  }
+
+  private async statement(sql: string, parameters: readonly unknown[]): Promise<unknown> {
+    const { connection } = this;
+    try {
+      if (this.started) return await this.wire.execute(connection, sql, parameters, false);
+      // The start and the first statement in one round trip: its values as literals.
+      const text = `START TRANSACTION;${withLiterals(sql, parameters)}`;
+      const [, answer] = (await this.wire.exchange(connection, sql, false, (reply) => connection.query({ sql: text }, reply))) as unknown[];
+      this.started = true;
+      return answer;
+    } catch (error) {
+      await this.abandon(error);
+      throw error;
+    }
+  }
+
+  /** After a statement failed: a connection that broke is gone, and its transaction with it; any other is rolled back. */
+  private async abandon(error: unknown): Promise<void> {
+    this.open = false;
+    if (isConnectionLost(error)) return;
+    await this.wire.plain(this.connection, 'ROLLBACK', true).catch(() => undefined);
+  }
+}
+
+const LAST_INSERT_ID = 'LAST_INSERT_ID()';
+const lastInsertId = () => LAST_INSERT_ID;
+
+/** What an error and the debug log say of several statements: their constant texts, never a value. */
+function constantsOf(statements: readonly Statement[]): string {
+  let text = statements[0].sql;
+  for (let i = 1; i < statements.length; i++) text += `;${statements[i].sql}`;
+  return text;
 }

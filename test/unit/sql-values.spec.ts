@@ -8,11 +8,23 @@ describe('values written into statement text as literals', () => {
   it('writes a string as hex UTF-8 bytes with an introducer: no quote, backslash or byte a character set can join', () => {
     expect(sqlLiteral("x',1);#")).toBe("_utf8mb4 X'78272c31293b23'");
     expect(sqlLiteral('縗\\')).toBe("_utf8mb4 X'e7b8975c'");
+    expect(sqlLiteral('a\tb')).toBe("_utf8mb4 X'610962'");
     expect(sqlLiteral('')).toBe("_utf8mb4 X''");
+  });
+
+  it('writes printable ASCII but the quote and the backslash as it is, with the introducer', () => {
+    expect(sqlLiteral('{"name":"Rex; DROP TABLE pets -- ?"}')).toBe(`_utf8mb4'{"name":"Rex; DROP TABLE pets -- ?"}'`);
+    expect(sqlLiteral(' ~')).toBe("_utf8mb4' ~'");
+  });
+
+  it('writes every string as a literal of exactly its UTF-8 bytes, holding no quote or backslash of its own', () => {
+    const bytesOf = (literal: string): Buffer =>
+      literal.startsWith("_utf8mb4 X'") ? Buffer.from(literal.slice("_utf8mb4 X'".length, -1), 'hex') : Buffer.from(literal.slice("_utf8mb4'".length, -1), 'latin1');
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
-        expect(sqlLiteral(text)).toMatch(/^_utf8mb4 X'([0-9a-f]{2})*'$/);
-        expect(Buffer.from(sqlLiteral(text).slice("_utf8mb4 X'".length, -1), 'hex').toString('utf8')).toBe(text);
+      fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary-ascii' })), (text) => {
+        const literal = sqlLiteral(text);
+        expect(literal).toMatch(/^_utf8mb4( X'([0-9a-f]{2})*'|'[\x20-\x26\x28-\x5b\x5d-\x7e]+')$/);
+        expect(bytesOf(literal).toString('utf8')).toBe(text);
       }),
     );
   });
@@ -30,7 +42,7 @@ describe('values written into statement text as literals', () => {
 
   it('writes a list as its values and rows as their tuples, for a constant statement whose length varies', () => {
     expect(withLiterals('UPDATE t SET a = 1 WHERE id IN (?) AND b = ?', [listOf([1, 2, 3]), 'x'])).toBe(
-      "UPDATE t SET a = 1 WHERE id IN (1, 2, 3) AND b = _utf8mb4 X'78'",
+      "UPDATE t SET a = 1 WHERE id IN (1, 2, 3) AND b = _utf8mb4'x'",
     );
     expect(
       withLiterals('INSERT INTO t (a, b) VALUES ?', [
@@ -39,7 +51,7 @@ describe('values written into statement text as literals', () => {
           [2, null],
         ]),
       ]),
-    ).toBe("INSERT INTO t (a, b) VALUES (1, _utf8mb4 X'78'), (2, NULL)");
+    ).toBe("INSERT INTO t (a, b) VALUES (1, _utf8mb4'x'), (2, NULL)");
     expect(withListsExpanded('SELECT a FROM t WHERE id IN (?) AND b = ?', [listOf([1, 2]), 'x'])).toEqual({
       sql: 'SELECT a FROM t WHERE id IN (?, ?) AND b = ?',
       parameters: [1, 2, 'x'],
@@ -60,7 +72,7 @@ describe('values written into statement text as literals', () => {
 
   it('fills each placeholder of a constant statement with its value, and refuses a count that differs', () => {
     expect(withLiterals('UPDATE t SET a = ?, b = ? WHERE id = ?', ['?', null, 3])).toBe(
-      "UPDATE t SET a = _utf8mb4 X'3f', b = NULL WHERE id = 3",
+      "UPDATE t SET a = _utf8mb4'?', b = NULL WHERE id = 3",
     );
     expect(() => withLiterals('SELECT ?', [])).toThrow(/0 values for 1 placeholders/);
   });
@@ -92,6 +104,16 @@ describe('JSON with the inserted id at its place', () => {
     expect(new JsonWithInsertedId({ id: 0 }, ['id'], PET_ID).withId(5)).toBe('{"id":5}');
     expect(new JsonWithInsertedId({ a: 1, id: 0 }, ['id'], PET_ID).withId(5)).toBe('{"a":1,"id":5}');
     expect(new JsonWithInsertedId({ a: undefined, id: 0, b: () => 1 }, ['id'], PET_ID).withId(5)).toBe('{"id":5}');
+    expect(new JsonWithInsertedId({ a: undefined, id: 0, b: 2 }, ['id'], PET_ID).withId(5)).toBe('{"id":5,"b":2}');
+  });
+
+  it('keeps every member as JSON.stringify writes it, whatever its name', () => {
+    const pet = JSON.parse('{"id":0,"__proto__":{"x":1},"7":"seven","toJSON":"no method"}') as object;
+    const event = { data: { object: pet }, 2: 'two', ['__proto__']: 'own' };
+    const expected = JSON.stringify(event).replace('"id":0', '"id":5');
+    expect(new JsonWithInsertedId(event, ['data', 'object', 'id'], PET_ID).withId(5)).toBe(expected);
+    expect(expected).toContain('"__proto__":{"x":1}');
+    expect(expected).toContain('"__proto__":"own"');
   });
 
   it('refuses a path with no member at its end', () => {
