@@ -23,10 +23,23 @@ export function metadataProblem(value: unknown): string | undefined {
   if (entries.length > METADATA_MAX_KEYS) return `metadata holds at most ${METADATA_MAX_KEYS} keys`;
   for (const [key, member] of entries) {
     if (!KEY.test(key)) return `metadata key ${JSON.stringify(key.slice(0, 50))} must be ${KEY_RULE}`;
-    if (member !== null && (typeof member !== 'string' || !member.isWellFormed() || [...member].length > METADATA_MAX_VALUE))
+    if (member !== null && (typeof member !== 'string' || !member.isWellFormed() || !fitsValue(member)))
       return `metadata.${key} must be a string of at most ${METADATA_MAX_VALUE} characters, or null to remove it`;
   }
   return undefined;
+}
+
+/** Whether `text` is at most METADATA_MAX_VALUE code points: counted only when its UTF-16 length could exceed them. */
+function fitsValue(text: string): boolean {
+  if (text.length <= METADATA_MAX_VALUE) return true;
+  let codePoints = 0;
+  // Well-formed (checked first): a high surrogate always begins a pair, one code point.
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) i++;
+    if (++codePoints > METADATA_MAX_VALUE) return false;
+  }
+  return true;
 }
 
 /** Why metadata `merged` (a patch applied) cannot be kept, or undefined when it can: at most 50 keys. */
@@ -81,7 +94,7 @@ export function metadataPairProblem(value: unknown): string | undefined {
   const [[key, member]] = entries;
   if (!KEY.test(key)) return `metadata key ${JSON.stringify(key.slice(0, 50))} must be ${KEY_RULE}`;
   if (typeof member !== 'string') return `metadata[${key}] must be given once`;
-  if (!member.isWellFormed() || [...member].length > METADATA_MAX_VALUE)
+  if (!member.isWellFormed() || !fitsValue(member))
     return `metadata[${key}] must be at most ${METADATA_MAX_VALUE} characters`;
   return undefined;
 }
