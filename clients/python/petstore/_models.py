@@ -76,38 +76,6 @@ EventType = Literal[
 
 WebhookDeliveryState = Literal["pending", "delivered", "failed"]
 
-ErrorCode = Literal[
-    "VALIDATION_FAILED",
-    "MALFORMED_JSON",
-    "MALFORMED_REQUEST",
-    "UNSUPPORTED_MEDIA_TYPE",
-    "API_KEY_MISSING",
-    "API_KEY_INVALID",
-    "API_KEY_EXPIRED",
-    "INSUFFICIENT_SCOPE",
-    "PET_NOT_FOUND",
-    "ORDER_NOT_FOUND",
-    "WEBHOOK_ENDPOINT_NOT_FOUND",
-    "EVENT_NOT_FOUND",
-    "REQUEST_NOT_FOUND",
-    "ROUTE_NOT_FOUND",
-    "METHOD_NOT_ALLOWED",
-    "REQUEST_TIMEOUT",
-    "IDEMPOTENCY_KEY_IN_USE",
-    "INVALID_TRANSITION",
-    "PET_NOT_AVAILABLE",
-    "PET_HAS_OPEN_ORDER",
-    "PET_HAS_ORDERS",
-    "PRECONDITION_FAILED",
-    "EXPECTATION_FAILED",
-    "PAYLOAD_TOO_LARGE",
-    "IDEMPOTENCY_KEY_REUSED",
-    "RATE_LIMITED",
-    "HEADERS_TOO_LARGE",
-    "INTERNAL_ERROR",
-    "SERVICE_UNAVAILABLE",
-]
-
 NewPetStatus = PetStatus
 """Availability status. It moves (updatePet) from available to pending or sold, from pending to
 available or sold; sold is final. A pet an open order holds moves only with that order. The

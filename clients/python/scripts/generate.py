@@ -191,6 +191,8 @@ class Generator:
     def alias(self, name: str, schema: Schema) -> None:
         """A schema that is no object: an enumeration, or another schema with a default of its own."""
         if "enum" in schema:
+            if self.literal_names.get(tuple(schema["enum"])) == name:
+                return  # named already, by the Error schema's code of the same values (ErrorCode)
             self.literal_names.setdefault(tuple(schema["enum"]), name)
             annotation = literal(schema["enum"])
         else:

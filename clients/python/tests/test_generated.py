@@ -94,3 +94,8 @@ def test_a_field_outside_a_merge_patch_that_may_be_null_or_absent_is_none_either
     assert Event.from_wire({**event, "request": None}).request is None
     caused = Event.from_wire({**event, "request": {"id": "r-1", "idempotencyKey": None}})
     assert caused.request == EventCause(id="r-1", idempotency_key=None)
+
+
+def test_an_enumeration_named_by_two_schemas_of_the_same_values_is_written_once() -> None:
+    # The Error schema's inline code and the ErrorCode schema an AnsweredError refers to: mypy refuses a second definition.
+    assert generate.render(DOCUMENT).count("\nErrorCode = Literal[") == 1
