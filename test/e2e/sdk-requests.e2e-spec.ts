@@ -78,6 +78,7 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s request log on %s', (kind)
     const waited = await failure(petstore.requests.get(`never-made-${kind}`, { waitMs: 400 }));
     expect(waited).toMatchObject({ status: 404, code: 'REQUEST_NOT_FOUND' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    await expect(petstore.requests.get('any', { waitMs: -1 })).rejects.toThrow('waitMs must be 0 or more (got -1).');
   });
 
   it('stops waiting for an entry when the call’s signal cancels it', async () => {

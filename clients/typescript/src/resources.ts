@@ -432,6 +432,7 @@ export class Requests {
     const request: ApiRequest = { method: 'GET', path: `/requests/${encodeURIComponent(requestId)}` };
     const deadline = Date.now() + waitMs;
     const lookUp = async (): Promise<RawResponse<WithRequestId<RequestLogEntry>>> => {
+      if (!(waitMs >= 0)) throw new Error(`waitMs must be 0 or more (got ${waitMs}).`);
       for (;;) {
         try {
           return await this.transport.send<RequestLogEntry>(request, options);
