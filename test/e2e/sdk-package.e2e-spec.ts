@@ -57,7 +57,14 @@ import {
 export function narrow(error: unknown): void {
   if (error instanceof NotFoundError) {
     const status: 404 = error.status;
-    const code: 'PET_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | undefined = error.code;
+    const code:
+      | 'PET_NOT_FOUND'
+      | 'ORDER_NOT_FOUND'
+      | 'WEBHOOK_ENDPOINT_NOT_FOUND'
+      | 'EVENT_NOT_FOUND'
+      | 'REQUEST_NOT_FOUND'
+      | 'ROUTE_NOT_FOUND'
+      | undefined = error.code;
     // @ts-expect-error a 404 never carries RATE_LIMITED
     const other: 'RATE_LIMITED' | undefined = error.code;
     console.log(status, code, other);
