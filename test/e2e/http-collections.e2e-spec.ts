@@ -63,14 +63,15 @@ describe.each(DATABASE_KINDS)('the request collections on %s', (kind) => {
     );
     const { run: outcome } = JSON.parse(await readFile(report, 'utf8')) as NewmanReport;
     expect(outcome.failures.map(({ source, error }) => `${source.name}: ${error.message}`)).toEqual([]);
-    expect(outcome.stats.requests).toEqual({ total: 29, failed: 0, pending: 0 });
+    expect(outcome.stats.requests).toEqual({ total: 32, failed: 0, pending: 0 });
     expect(outcome.stats.assertions.failed).toBe(0);
     // Metadata: a pet added with it 201, the listing of its pair 200. The lifecycle: getPet 200, updatePet 200 (If-Match: its ETag),
     // placeOrder 201, listOrders and getOrder 200, getOrder 304 (If-None-Match), updateOrder and cancelOrder 200 (If-Match),
-    // deletePet 204 (If-Match: the ETag of the pending pet's 201).
+    // deletePet 204 (If-Match: the ETag of the pending pet's 201). The request log: a create refused 400, its entry by its
+    // request id and the listing of refused creates, 200.
     expect(outcome.executions.map(({ response }) => response.code)).toEqual([
       201, 201, 200, 200, 200, 201, 200, 200, 200, 201, 200, 200, 304, 200, 200, 204, 200, 201, 200, 202, 200, 200, 202, 200, 202, 200, 200,
-      204, 401,
+      204, 400, 200, 200, 401,
     ]);
     return outcome;
   }
@@ -111,9 +112,13 @@ describe.each(DATABASE_KINDS)('the request collections on %s', (kind) => {
     // The listing of the pair the tagged pet was given (new on every run) is that pet alone.
     const filtered = outcomes.find(({ title }) => title.includes('(listPets, metadata['))!;
     expect(filtered.url).toMatch(/\/pets\?metadata\[erp_id\]=[0-9a-f-]{36}$/);
-    // Every request green, each change held by If-Match to the ETag an earlier answer carried; the conditional read is a 304.
+    // Every request green, each change held by If-Match to the ETag an earlier answer carried; the conditional read is a 304,
+    // the failure the request log then finds a 400.
     expect(outcomes.filter(({ status }) => status < 200 || status >= 300)).toEqual([
       { title: expect.stringContaining('(getOrder, If-None-Match): 304 Not Modified'), url: expect.any(String), status: 304 },
+      { title: expect.stringContaining('A request that fails (createPet, categoryId 0)'), url: expect.any(String), status: 400 },
     ]);
+    const found = outcomes.find(({ title }) => title.includes('(getRequest)'))!;
+    expect(found).toEqual({ title: expect.any(String), url: expect.stringMatching(/\/requests\/[0-9a-f-]{36}$/), status: 200 });
   });
 });

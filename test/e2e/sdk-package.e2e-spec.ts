@@ -40,6 +40,12 @@ async function readmeLifecycleProgram(): Promise<string> {
   return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Changes held to what you saw')))![1];
 }
 
+/** The SDK README's program of the request log, as it stands there. */
+async function readmeRequestLogProgram(): Promise<string> {
+  const readme = await readFile('clients/typescript/README.md', 'utf8');
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## The request log')))![1];
+}
+
 /** The SDK README's program of metadata, as it stands there. */
 async function readmeMetadataProgram(): Promise<string> {
   const readme = await readFile('clients/typescript/README.md', 'utf8');
@@ -57,7 +63,14 @@ import {
 export function narrow(error: unknown): void {
   if (error instanceof NotFoundError) {
     const status: 404 = error.status;
-    const code: 'PET_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | undefined = error.code;
+    const code:
+      | 'PET_NOT_FOUND'
+      | 'ORDER_NOT_FOUND'
+      | 'WEBHOOK_ENDPOINT_NOT_FOUND'
+      | 'EVENT_NOT_FOUND'
+      | 'REQUEST_NOT_FOUND'
+      | 'ROUTE_NOT_FOUND'
+      | undefined = error.code;
     // @ts-expect-error a 404 never carries RATE_LIMITED
     const other: 'RATE_LIMITED' | undefined = error.code;
     console.log(status, code, other);
@@ -315,6 +328,22 @@ describe('the TypeScript SDK package', () => {
     const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
     const { stdout } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
     expect(stdout.split('\n')).toEqual(['{"shelf":"B2"} true', '{"kennel":"K7"}', 'found order true', '{}', '']);
+  }, 60_000);
+
+  it('runs the SDK README’s program of the request log, as written: a failed call found by its error’s requestId, the refused creates', async () => {
+    const folder = join(project, 'request-log');
+    await mkdir(folder);
+    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
+    await writeFile(join(folder, 'index.ts'), await readmeRequestLogProgram());
+    await compileIn(project, folder);
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    const { stdout } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const [found, ...refused] = stdout.trimEnd().split('\n');
+    expect(found).toBe('true POST /v1/pets createPet 400 VALIDATION_FAILED');
+    // Newest first: the program's own refusal, then any other test's here (a reused Idempotency-Key's 422, say).
+    expect(refused[0]).toMatch(/ 400 VALIDATION_FAILED$/);
+    for (const line of refused) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z 4\d\d [A-Z_]+$/);
   }, 60_000);
 
   it('is required by a CommonJS project: its CommonJS build and types, compiled under node16 resolution and run', async () => {

@@ -116,4 +116,15 @@ describe("the SDK's webhooks.verify against the Standard Webhooks reference libr
       recorded[3], // a type newer than this SDK: its object is not known to be a Pet
     ]);
   });
+
+  it('keeps the request that caused an event (null for the service’s own); one recorded before 1.5.0 has none', async () => {
+    const caused = { ...event, request: { id: 'req-create-rex', idempotencyKey: 'rex-once' } };
+    const own = { ...event, type: 'webhook.test', data: { object: { endpointId: 'we_1' } }, request: null };
+    const before = { ...event, apiVersion: '1.4.0' };
+    const read = [];
+    for (const body of [caused, own, before].map((recorded) => JSON.stringify(recorded)))
+      read.push(await webhooks.verify(body, await webhooks.sign(body, secret), secret));
+    expect(read.map(({ request }) => request)).toEqual([caused.request, null, undefined]);
+    expect(Object.hasOwn(read[2], 'request')).toBe(false);
+  });
 });

@@ -19,9 +19,12 @@ from ._errors import (
 )
 from ._models import (
     API_VERSION,
+    AnsweredError,
     ErrorCode,
     Event,
+    EventCause,
     EventData,
+    EventRequest,
     EventType,
     EventWithDeliveries,
     Inventory,
@@ -36,6 +39,7 @@ from ._models import (
     PetDeletedEvent,
     PetStatus,
     PetUpdatedEvent,
+    RequestLogEntry,
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,
@@ -55,6 +59,7 @@ log_from_environment()
 
 __all__ = [
     "API_VERSION",
+    "AnsweredError",
     "DEFAULT_BASE_URL",
     "AsyncPage",
     "AsyncPager",
@@ -66,7 +71,9 @@ __all__ = [
     "CreatedWebhookEndpoint",
     "ErrorCode",
     "Event",
+    "EventCause",
     "EventData",
+    "EventRequest",
     "EventType",
     "EventWithDeliveries",
     "InternalServerError",
@@ -95,6 +102,7 @@ __all__ = [
     "PreconditionFailedError",
     "RateLimitError",
     "RawResponse",
+    "RequestLogEntry",
     "ServiceUnavailableError",
     "Timeout",
     "TimeoutError",

@@ -12,6 +12,7 @@ from ._transport import AsyncTransport, SyncTransport, Timeout, TransportOptions
 from ._webhooks import Webhooks, webhooks
 from .resources.events import AsyncEvents, Events
 from .resources.pets import AsyncPets, Pets
+from .resources.requests import AsyncRequests, Requests
 from .resources.store import AsyncStore, Store
 from .resources.webhook_endpoints import AsyncWebhookEndpoints, WebhookEndpoints
 
@@ -77,6 +78,8 @@ class PetStore:
         self.store = Store(self._transport)
         self.webhook_endpoints = WebhookEndpoints(self._transport)
         self.events = Events(self._transport)
+        self.requests = Requests(self._transport)
+        """The request log: what the service answered this key's calls; an error's `request_id` finds its call there."""
 
     def with_options(
         self,
@@ -143,6 +146,8 @@ class AsyncPetStore:
         self.store = AsyncStore(self._transport)
         self.webhook_endpoints = AsyncWebhookEndpoints(self._transport)
         self.events = AsyncEvents(self._transport)
+        self.requests = AsyncRequests(self._transport)
+        """The request log: what the service answered this key's calls; an error's `request_id` finds its call there."""
 
     def with_options(
         self,

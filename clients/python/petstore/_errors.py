@@ -24,7 +24,8 @@ class PetStoreError(Exception):
     """Every error of this client.
 
     `status`, `code` and `request_id` are the service's (None when no answer came); quote
-    `request_id` to support. Each subclass types `status` as its own and `code` as the codes that
+    `request_id` to support, or find the call in the request log: `petstore.requests.get(e.request_id,
+    wait=2)`. Each subclass types `status` as its own and `code` as the codes that
     status carries (None when the answer was not the service's Error, say a proxy's page).
     `retry_after` is the seconds the service asked to wait, when it said (429, 503, 409 while a
     create with the same Idempotency-Key runs).
@@ -89,7 +90,7 @@ class PermissionDeniedError(PetStoreError):
 
 
 class NotFoundError(PetStoreError):
-    """404: no such pet, order, webhook endpoint or event (PET_NOT_FOUND, ORDER_NOT_FOUND, ...)."""
+    """404: no such pet, order, webhook endpoint, event or logged request (PET_NOT_FOUND, ORDER_NOT_FOUND, ...)."""
 
     status: Literal[404]
     code: ErrorCode404 | None

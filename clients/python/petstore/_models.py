@@ -76,38 +76,6 @@ EventType = Literal[
 
 WebhookDeliveryState = Literal["pending", "delivered", "failed"]
 
-ErrorCode = Literal[
-    "VALIDATION_FAILED",
-    "MALFORMED_JSON",
-    "MALFORMED_REQUEST",
-    "UNSUPPORTED_MEDIA_TYPE",
-    "API_KEY_MISSING",
-    "API_KEY_INVALID",
-    "API_KEY_EXPIRED",
-    "INSUFFICIENT_SCOPE",
-    "PET_NOT_FOUND",
-    "ORDER_NOT_FOUND",
-    "WEBHOOK_ENDPOINT_NOT_FOUND",
-    "EVENT_NOT_FOUND",
-    "REQUEST_NOT_FOUND",
-    "ROUTE_NOT_FOUND",
-    "METHOD_NOT_ALLOWED",
-    "REQUEST_TIMEOUT",
-    "IDEMPOTENCY_KEY_IN_USE",
-    "INVALID_TRANSITION",
-    "PET_NOT_AVAILABLE",
-    "PET_HAS_OPEN_ORDER",
-    "PET_HAS_ORDERS",
-    "PRECONDITION_FAILED",
-    "EXPECTATION_FAILED",
-    "PAYLOAD_TOO_LARGE",
-    "IDEMPOTENCY_KEY_REUSED",
-    "RATE_LIMITED",
-    "HEADERS_TOO_LARGE",
-    "INTERNAL_ERROR",
-    "SERVICE_UNAVAILABLE",
-]
-
 NewPetStatus = PetStatus
 """Availability status. It moves (updatePet) from available to pending or sold, from pending to
 available or sold; sold is final. A pet an open order holds moves only with that order. The
@@ -679,7 +647,7 @@ class EventCause(ApiModel):
 
     id: str
     """The X-Request-Id of the request."""
-    idempotency_key: str
+    idempotency_key: str | None
     """Its Idempotency-Key, or null."""
 
     @classmethod
@@ -691,7 +659,7 @@ class EventCause(ApiModel):
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """Its JSON form, as the service reads it; fields that are None are left out."""
+        """Its JSON form, as the service reads it; fields that are None are left out, but required ones, sent as null."""
         wire: dict[str, Any] = {
             "id": self.id,
             "idempotencyKey": self.idempotency_key,
@@ -1011,7 +979,7 @@ class RequestLogEntry(ApiModel):
     """The path and query as sent, the values of credential-like query parameters (`api_key`,
     `access_token`, …) `[redacted]`.
     """
-    operation: str
+    operation: str | None
     """The operationId of the operation the request reached; null when it reached none (404
     ROUTE_NOT_FOUND).
     """
@@ -1019,13 +987,13 @@ class RequestLogEntry(ApiModel):
     """The HTTP status answered."""
     duration_ms: int
     """How long the answer took, in milliseconds."""
-    idempotency_key: str
+    idempotency_key: str | None
     """The `Idempotency-Key` sent, or null."""
     replayed: bool
     """Whether the answer was the one stored for an earlier request with the same
     Idempotency-Key.
     """
-    error: AnsweredError
+    error: AnsweredError | None
     """The error answered, or null for a success."""
 
     @classmethod
@@ -1041,11 +1009,11 @@ class RequestLogEntry(ApiModel):
             duration_ms=wire["durationMs"],
             idempotency_key=wire["idempotencyKey"],
             replayed=wire["replayed"],
-            error=AnsweredError.from_wire(wire["error"]),
+            error=None if wire["error"] is None else AnsweredError.from_wire(wire["error"]),
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """Its JSON form, as the service reads it; fields that are None are left out."""
+        """Its JSON form, as the service reads it; fields that are None are left out, but required ones, sent as null."""
         wire: dict[str, Any] = {
             "id": self.id,
             "createdAt": format_datetime(self.created_at),
@@ -1056,7 +1024,7 @@ class RequestLogEntry(ApiModel):
             "durationMs": self.duration_ms,
             "idempotencyKey": self.idempotency_key,
             "replayed": self.replayed,
-            "error": self.error.to_wire(),
+            "error": None if self.error is None else self.error.to_wire(),
         }
         return wire
 
@@ -1513,7 +1481,7 @@ class EventRequest(ApiModel):
 
     id: str
     """The X-Request-Id of the request."""
-    idempotency_key: str
+    idempotency_key: str | None
     """Its Idempotency-Key, or null."""
 
     @classmethod
@@ -1525,7 +1493,7 @@ class EventRequest(ApiModel):
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """Its JSON form, as the service reads it; fields that are None are left out."""
+        """Its JSON form, as the service reads it; fields that are None are left out, but required ones, sent as null."""
         wire: dict[str, Any] = {
             "id": self.id,
             "idempotencyKey": self.idempotency_key,

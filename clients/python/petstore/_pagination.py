@@ -21,7 +21,8 @@ Query = Mapping[str, QueryValue]
 
 
 class Page(Generic[T]):
-    """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
+    """One page of a listing: its items in the listing's order (ascending id; the request log's newest first), and the way
+    to the next page when there is one."""
 
     def __init__(
         self, data: list[T], next_page: Callable[[], Page[T]] | None, request_id: str | None = None, etag: str | None = None
@@ -67,7 +68,8 @@ class Pager(Generic[T]):
 
 
 class AsyncPage(Generic[T]):
-    """One page of a listing: its items in ascending id order, and the way to the next page when there is one."""
+    """One page of a listing: its items in the listing's order (ascending id; the request log's newest first), and the way
+    to the next page when there is one."""
 
     def __init__(
         self,

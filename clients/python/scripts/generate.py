@@ -17,8 +17,10 @@ What it writes, from the document alone:
   did not have with a default: an older server's answer, and an event recorded before (stored as it
   was), lack it, so it reads as its default there (`{}` for a map, `[]` for a list, else the schema's
   `default`), and a program that makes the model without it still runs;
-- a field that may be null but may also be left out (a Merge Patch's `metadata`) as defaulting to
-  OMITTED: None sends null, OMITTED sends nothing;
+- a required field that may be null (a log entry's `error`) as `X | None`, required all the same;
+- a field of a Merge Patch that may be null but may also be left out (`metadata`) as defaulting to
+  OMITTED: None sends null, OMITTED sends nothing; elsewhere (an event's `request`) a field that
+  may be null or absent is None either way;
 - each enumeration as a Literal alias, inline ones named after their schema and property;
 - the union a callback delivers (a webhook's event), with a table from its discriminator to its class;
 - the error codes of every HTTP status (the Error schema's `x-codes-by-status`); the Error schema
@@ -116,6 +118,12 @@ class Generator:
         self.aliases: list[str] = []
         self.classes: list[str] = []
         self.literal_names: dict[tuple[str, ...], str] = {}
+        self.merge_patches = {
+            content["schema"]["$ref"].rsplit("/", 1)[1]
+            for operation in self.operations()
+            for media_type, content in operation.get("requestBody", {}).get("content", {}).items()
+            if media_type == "application/merge-patch+json" and "$ref" in content["schema"]
+        }
 
     def render(self) -> str:
         for name, schema in self.schemas.items():
@@ -183,6 +191,8 @@ class Generator:
     def alias(self, name: str, schema: Schema) -> None:
         """A schema that is no object: an enumeration, or another schema with a default of its own."""
         if "enum" in schema:
+            if self.literal_names.get(tuple(schema["enum"])) == name:
+                return  # named already, by the Error schema's code of the same values (ErrorCode)
             self.literal_names.setdefault(tuple(schema["enum"]), name)
             annotation = literal(schema["enum"])
         else:
@@ -250,25 +260,31 @@ class Generator:
         from_wire: list[str] = []
         to_wire_required: list[str] = []
         to_wire_optional: list[str] = []
+        sends_null = False
         for wire_name, property_schema in schema["properties"].items():
             field = snake(wire_name)
             py = self.type_of(property_schema, name + pascal(wire_name), f"The `{field}` of a {name}.")
             source = f'wire["{wire_name}"]'
             description = self.field_description(property_schema)
             since = self.added_since(name, wire_name) if wire_name in required else None
-            if property_schema.get("nullable") and wire_name in required:
-                raise ValueError(f"{name}.{wire_name}: a required field that may be null has no Python form yet")
+            nullable = bool(property_schema.get("nullable") or self.resolve(property_schema).get("nullable"))
+            annotation = f"{py.annotation} | None" if nullable else py.annotation
+            if wire_name in required:
+                # A required field that may be null is sent as null, never left out: None both ways.
+                sends_null = sends_null or nullable
+                read = py.from_wire(source) if not nullable or py.from_wire is identity else f"None if {source} is None else {py.from_wire(source)}"
+                own = f"self.{field}"
+                written = py.to_wire(own) if not nullable or py.to_wire is identity else f"None if {own} is None else {py.to_wire(own)}"
+                to_wire_required.append(f'            "{wire_name}": {written},')
             if since is not None:
-                default, absent = self.absent_value(property_schema, f"{name}.{wire_name}", since)
-                fields.append(f"    {field}: {py.annotation} = {default}")
-                from_wire.append(f'            {field}={py.from_wire(source)} if "{wire_name}" in wire else {absent},')
-                to_wire_required.append(f'            "{wire_name}": {py.to_wire(f"self.{field}")},')
+                default, absent = self.absent_value(property_schema, f"{name}.{wire_name}", since, nullable)
+                fields.append(f"    {field}: {annotation} = {default}")
+                from_wire.append(f'            {field}={read} if "{wire_name}" in wire else {absent},')
                 description += f" Added in {since}: an answer of an older version, or an event recorded before, has none, read as {absent}."
             elif wire_name in required:
-                fields.append(f"    {field}: {py.annotation}")
-                from_wire.append(f"            {field}={py.from_wire(source)},")
-                to_wire_required.append(f'            "{wire_name}": {py.to_wire(f"self.{field}")},')
-            elif property_schema.get("nullable"):
+                fields.append(f"    {field}: {annotation}")
+                from_wire.append(f"            {field}={read},")
+            elif nullable and name in self.merge_patches:
                 fields.append(f"    {field}: {py.annotation} | None | Omitted = OMITTED")
                 value = f'OMITTED if "{wire_name}" not in wire else None if {source} is None else {py.from_wire(source)}'
                 from_wire.append(f"            {field}={value},")
@@ -288,6 +304,7 @@ class Generator:
             if description:
                 fields += docstring(description.strip(), "    ")
         left_out = ", or OMITTED where None is null," if any("Omitted" in line for line in fields) else ""
+        kept = ", but required ones, sent as null" if sends_null else ""
         self.classes += [
             "@dataclass(frozen=True, kw_only=True)",
             f"class {name}(ApiModel):",
@@ -303,7 +320,7 @@ class Generator:
             "        )",
             "",
             "    def to_wire(self) -> dict[str, Any]:",
-            f'        """Its JSON form, as the service reads it; fields that are None{left_out} are left out."""',
+            f'        """Its JSON form, as the service reads it; fields that are None{left_out} are left out{kept}."""',
             *(["        wire: dict[str, Any] = {", *to_wire_required, "        }"] if to_wire_required else ["        wire: dict[str, Any] = {}"]),
             *to_wire_optional,
             "        return wire",
@@ -325,8 +342,10 @@ class Generator:
         later = [release["info"]["version"] for release in self.releases if version_key(release["info"]["version"]) > last_without]
         return later[0] if later else str(self.document["info"]["version"])
 
-    def absent_value(self, schema: Schema, what: str, since: str) -> tuple[str, str]:
+    def absent_value(self, schema: Schema, what: str, since: str, nullable: bool) -> tuple[str, str]:
         """The dataclass default and the value read when the wire lacks a field added in `since`."""
+        if nullable:
+            return "None", "None"
         kind = self.resolve(schema).get("type")
         if kind == "object":
             return "field(default_factory=dict)", "{}"

@@ -9,7 +9,7 @@ import pytest
 
 import generate  # clients/python/scripts/generate.py
 import petstore
-from petstore._models import API_VERSION, OrderPatch, PetPatch
+from petstore._models import API_VERSION, Event, EventCause, OrderPatch, PetPatch, RequestLogEntry
 from support.service import REPOSITORY
 
 DOCUMENT = json.loads((REPOSITORY / "openapi.json").read_text(encoding="utf-8"))
@@ -64,3 +64,38 @@ def test_a_merge_patch_member_that_may_be_null_is_omitted_when_left_out_and_null
     assert PetPatch(metadata=None).to_wire() == {"metadata": None}
     assert OrderPatch(metadata={"a": None, "b": "2"}).to_wire() == {"metadata": {"a": None, "b": "2"}}
     assert (PetPatch.from_wire({"metadata": None}), PetPatch.from_wire({})) == (PetPatch(metadata=None), PetPatch())
+
+
+def test_a_required_field_that_may_be_null_is_required_and_none_both_ways() -> None:
+    models = generate.render(DOCUMENT)
+    assert "    error: AnsweredError | None\n" in models and "    operation: str | None\n" in models
+    assert 'error=None if wire["error"] is None else AnsweredError.from_wire(wire["error"]),' in models
+    entry = {
+        "id": "r-1",
+        "createdAt": "2026-11-26T10:00:00.000Z",
+        "method": "DELETE",
+        "path": "/v1/nowhere",
+        "operation": None,
+        "status": 404,
+        "durationMs": 1,
+        "idempotencyKey": None,
+        "replayed": False,
+        "error": None,
+    }
+    assert RequestLogEntry.from_wire(entry).to_wire() == entry
+    with pytest.raises(KeyError, match="error"):
+        RequestLogEntry.from_wire({name: value for name, value in entry.items() if name != "error"})
+
+
+def test_a_field_outside_a_merge_patch_that_may_be_null_or_absent_is_none_either_way() -> None:
+    assert "    request: EventCause | None = None\n" in generate.render(DOCUMENT)
+    event = {"id": "evt_1", "type": "pet.created", "createdAt": "2026-11-26T10:00:00.000Z", "apiVersion": "1.4.0", "data": {"object": {}}}
+    assert Event.from_wire(event).request is None
+    assert Event.from_wire({**event, "request": None}).request is None
+    caused = Event.from_wire({**event, "request": {"id": "r-1", "idempotencyKey": None}})
+    assert caused.request == EventCause(id="r-1", idempotency_key=None)
+
+
+def test_an_enumeration_named_by_two_schemas_of_the_same_values_is_written_once() -> None:
+    # The Error schema's inline code and the ErrorCode schema an AnsweredError refers to: mypy refuses a second definition.
+    assert generate.render(DOCUMENT).count("\nErrorCode = Literal[") == 1

@@ -21,7 +21,7 @@ from support.service import Service
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PROGRAMS = re.findall(r"```python\n(.*?)```", (PACKAGE / "README.md").read_text(encoding="utf-8"), re.DOTALL)
-EXAMPLE, ASYNC_EXAMPLE, PER_CALL, LIFECYCLE, METADATA, RECEIVER = PROGRAMS
+EXAMPLE, ASYNC_EXAMPLE, PER_CALL, LIFECYCLE, METADATA, REQUEST_LOG, RECEIVER = PROGRAMS
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +117,16 @@ def test_runs_the_readme_s_program_of_metadata_as_written(installed: Path, servi
     assert done.stdout.splitlines() == ["{'shelf': 'B2'} True", "{'kennel': 'K7'}", "found order True", "{}"]
 
 
+def test_runs_the_readme_s_program_of_the_request_log_as_written(installed: Path, service: Service, tmp_path: Path) -> None:
+    done = run(installed, REQUEST_LOG, service, tmp_path)
+    assert done.returncode == 0, done.stderr
+    found, *refused = done.stdout.splitlines()
+    assert found == "True POST /v1/pets createPet 400 VALIDATION_FAILED"
+    # Newest first: the program's own refusal, then those of other tests of the session (a reused Idempotency-Key's 422).
+    assert 1 <= len(refused) <= 10 and refused[0].endswith(" 400 VALIDATION_FAILED"), refused
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:.]+\+00:00 4\d\d [A-Z_]+", line) for line in refused), refused
+
+
 def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path, service: Service, tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -139,7 +149,8 @@ def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path,
 
 
 def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path) -> None:
-    for name, program in zip(("example.py", "example_async.py", "per_call.py", "lifecycle.py", "metadata.py", "receiver.py"), PROGRAMS):
+    names = ("example.py", "example_async.py", "per_call.py", "lifecycle.py", "metadata.py", "request_log.py", "receiver.py")
+    for name, program in zip(names, PROGRAMS):
         (tmp_path / name).write_text(program, encoding="utf-8")
     checked = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "petstore", *sorted(map(str, tmp_path.glob("*.py")))],
@@ -149,7 +160,7 @@ def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path
         timeout=300,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "Success: no issues found in 26 source files" in checked.stdout
+    assert "Success: no issues found in 28 source files" in checked.stdout
 
 
 def _wait_for_port(port: int, timeout: float = 10) -> None:

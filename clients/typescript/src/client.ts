@@ -1,5 +1,5 @@
 import { consoleLogger, Log, type Logger, type LogLevel, logLevelOf } from './logging.js';
-import { Events, Pets, Store, WebhookEndpoints } from './resources.js';
+import { Events, Pets, Requests, Store, WebhookEndpoints } from './resources.js';
 import { checkedMaxRetries, checkedTimeoutMs, type Fetch, Transport, withHeaders } from './transport.js';
 import { webhooks } from './webhooks.js';
 
@@ -40,6 +40,8 @@ export class PetStore {
   readonly store: Store;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
+  /** The request log: what the service answered your key's calls; an error's `requestId` finds its call there. */
+  readonly requests: Requests;
   /** Checks a delivery's signature (also exported on its own: a receiver needs no API key). */
   readonly webhooks = webhooks;
   /** What this client was made with, the environment read: what withOptions() starts from. */
@@ -67,6 +69,7 @@ export class PetStore {
     this.store = new Store(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.events = new Events(transport);
+    this.requests = new Requests(transport);
   }
 
   /**

@@ -22,7 +22,8 @@ export interface ErrorDetails {
 
 /**
  * Every error this client throws. `status`, `code` and `requestId` are the service's (undefined when
- * no answer came); quote `requestId` to support. Each subclass types `status` as its own and `code`
+ * no answer came); quote `requestId` to support, or find the call in the request log:
+ * `await petstore.requests.get(error.requestId, { waitMs: 2_000 })`. Each subclass types `status` as its own and `code`
  * as the codes that status carries (undefined when the answer was not the service's Error, say a
  * proxy's page), so `if (error instanceof NotFoundError)` narrows both. `retryAfter` is the seconds the service asked to
  * wait, when it said (429, 503, 409 while a create with the same Idempotency-Key runs).
@@ -64,7 +65,7 @@ export class PermissionDeniedError extends PetStoreError {
   declare readonly code: ErrorCodeOf<403> | undefined;
 }
 
-/** 404: no such pet, order, webhook endpoint or event (PET_NOT_FOUND, ORDER_NOT_FOUND, …); a pet deleted is not found. */
+/** 404: no such pet, order, webhook endpoint, event or logged request (PET_NOT_FOUND, ORDER_NOT_FOUND, …); a pet deleted is not found. */
 export class NotFoundError extends PetStoreError {
   override readonly name = 'NotFoundError';
   declare readonly status: 404;

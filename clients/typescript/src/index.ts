@@ -44,6 +44,8 @@ export type {
   Inventory,
   ListOrdersQuery,
   ListPetsQuery,
+  ListRequestsQuery,
+  LookUpOptions,
   NewOrder,
   NewPet,
   Order,
@@ -56,6 +58,7 @@ export type {
   PetStatus,
   ReadOptions,
   RedeliverOptions,
+  RequestLogEntry,
   UnconditionalReadOptions,
 } from './resources.js';
 export type { AbortSignalLike, Fetch, FetchInit, FetchResponse, RequestOptions } from './transport.js';

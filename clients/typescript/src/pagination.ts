@@ -4,7 +4,7 @@ import type { QueryValue, RequestOptions, Transport } from './transport.js';
 /** One page of a listing: its items, and the way to the next page when there is one. */
 export class Page<Item> {
   constructor(
-    /** The items of this page, in ascending id order. */
+    /** The items of this page, in the listing's order: ascending id, the request log's newest first. */
     readonly data: Item[],
     private readonly next: (() => Promise<Page<Item>>) | undefined,
     /** The X-Request-Id of this page's answer: quote it to support. */

@@ -1,4 +1,5 @@
-import { ApiPromise, type NotModified, type RawResponse } from './api-promise.js';
+import { ApiPromise, type NotModified, type RawResponse, type WithRequestId } from './api-promise.js';
+import { NotFoundError } from './errors.js';
 import type { components, operations } from './openapi.js';
 import { listFirstPageIfChanged, listPages, type Page, type PagePromise } from './pagination.js';
 import { type SchemaWithAddedFields, withAddedFields } from './older-versions.js';
@@ -32,6 +33,15 @@ export type Event = components['schemas']['Event'];
 export type EventWithDeliveries = components['schemas']['EventWithDeliveries'];
 export type ListWebhookEndpointsQuery = Omit<NonNullable<operations['listWebhookEndpoints']['parameters']['query']>, 'cursor'>;
 export type ListEventsQuery = Omit<NonNullable<operations['listEvents']['parameters']['query']>, 'cursor'>;
+/** A request your key made, as the service answered it: what the request log keeps. */
+export type RequestLogEntry = components['schemas']['RequestLogEntry'];
+/**
+ * limit, status (`404`, or a class: `'4xx'`), operation (an operationId: `'createPet'`) and
+ * idempotencyKey; the cursor is the client's to follow.
+ */
+export type ListRequestsQuery = Omit<NonNullable<operations['listRequests']['parameters']['query']>, 'cursor' | 'status'> & {
+  readonly status?: number | string;
+};
 
 /**
  * A pet as a call answers it (`create`, `get`, `update`): its fields, with the answer's `ETag` as
@@ -98,6 +108,15 @@ export interface ChangeOptions extends RequestOptions {
 export interface DeleteOptions extends RequestOptions {
   /** The ETag of the pet you decided on (or `*`): deleted only while it is current, else PreconditionFailedError (412). */
   readonly ifMatch?: string;
+}
+
+/** A look-up in the request log. */
+export interface LookUpOptions extends RequestOptions {
+  /**
+   * How long to ask again while the entry is not found (REQUEST_NOT_FOUND), in ms (0): an entry is
+   * written within a second of its request, so a call that just failed may not be there yet.
+   */
+  readonly waitMs?: number;
 }
 
 export interface RedeliverOptions extends RequestOptions {
@@ -383,6 +402,63 @@ export class Events {
     const path = `/events/${encodeURIComponent(eventId)}/redeliver`;
     return queued(this.transport, { method: 'POST', path, body: endpointId === undefined ? {} : { endpointId } }, options);
   }
+}
+
+/** How often a look-up that waits asks again for an entry not yet written. */
+const LOOK_AGAIN_MS = 100;
+
+/**
+ * The request log: the requests your API key made, as the service answered them (every change and
+ * every failure; successful reads too where the operator keeps them), for `REQUEST_LOG_DAYS` days.
+ * Needs `requests:read`. Each error the client throws has the `requestId` to look it up by.
+ */
+export class Requests {
+  constructor(private readonly transport: Transport) {}
+
+  /**
+   * Newest first, or those of one status (`404`, or `'4xx'`), one operation (`'createPet'`) or one
+   * Idempotency-Key: await it for the first page, or `for await` every entry.
+   */
+  list(query: ListRequestsQuery = {}, options: RequestOptions = {}): PagePromise<RequestLogEntry> {
+    return listPages<RequestLogEntry>(this.transport, '/requests', { ...query }, options);
+  }
+
+  /**
+   * One request by its id (its X-Request-Id, an error's `requestId`); NotFoundError
+   * (REQUEST_NOT_FOUND) for one not in your key's log. With `waitMs`, asks again until then while it
+   * is not found: `await petstore.requests.get(error.requestId, { waitMs: 2_000 })` right after a failure.
+   */
+  get(requestId: string, { waitMs = 0, ...options }: LookUpOptions = {}): ApiPromise<RequestLogEntry> {
+    const request: ApiRequest = { method: 'GET', path: `/requests/${encodeURIComponent(requestId)}` };
+    const deadline = Date.now() + waitMs;
+    const lookUp = async (): Promise<RawResponse<WithRequestId<RequestLogEntry>>> => {
+      if (!(waitMs >= 0)) throw new Error(`waitMs must be 0 or more (got ${waitMs}).`);
+      for (;;) {
+        try {
+          return await this.transport.send<RequestLogEntry>(request, options);
+        } catch (error) {
+          const notYet = error instanceof NotFoundError && error.code === 'REQUEST_NOT_FOUND';
+          if (!notYet || Date.now() >= deadline) throw error;
+        }
+        await pause(Math.min(LOOK_AGAIN_MS, deadline - Date.now()), options.signal);
+      }
+    };
+    return new ApiPromise(lookUp());
+  }
+}
+
+/** Waits `ms`, or less when `signal` cancels the call: its next attempt then throws AbortError. */
+function pause(ms: number, signal: RequestOptions['signal']): Promise<void> {
+  return new Promise((wake) => {
+    if (signal?.aborted) return wake();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      wake();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 const petPath = (petId: number) => `/pets/${encodeURIComponent(petId)}`;

@@ -21,7 +21,9 @@ interface Answer {
  * `$.field.member`) and
  * `{{name.response.headers.Name}}` (REST Client), or a response handler `> {% client.global.set(…) %}`
  * reading `response.body` and `response.headers.valueOf(name)` (JetBrains). A variable it cannot
- * fill is an error, as the tools would send it unfilled.
+ * fill is an error, as the tools would send it unfilled. A request whose comment asks to be sent a
+ * second after the one before (`# Send it a second after …`: the request log's entry of a failure)
+ * is sent a second later, as the person following the file would send it; neither tool can wait.
  */
 export async function runHttpFile(
   text: string,
@@ -66,6 +68,7 @@ export async function runHttpFile(
             .replace(/%\}\s*$/, '');
     const request = handlerAt === -1 ? lines : lines.slice(0, handlerAt);
     const name = request.map((line) => /^#\s*@name\s+(\w+)/.exec(line)?.[1]).find(Boolean);
+    if (request.some((line) => /^#\s*Send it a second after\b/.test(line))) await new Promise((wake) => setTimeout(wake, 1_000));
     const content = request.filter((line) => !/^\s*(#|\/\/)/.test(line));
     while (content.length > 0 && content[0].trim() === '') content.shift();
     const [requestLine, ...rest] = content;
