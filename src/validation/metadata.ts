@@ -94,8 +94,7 @@ export function metadataPairProblem(value: unknown): string | undefined {
   const [[key, member]] = entries;
   if (!KEY.test(key)) return `metadata key ${JSON.stringify(key.slice(0, 50))} must be ${KEY_RULE}`;
   if (typeof member !== 'string') return `metadata[${key}] must be given once`;
-  if (!member.isWellFormed() || !fitsValue(member))
-    return `metadata[${key}] must be at most ${METADATA_MAX_VALUE} characters`;
+  if (!member.isWellFormed() || !fitsValue(member)) return `metadata[${key}] must be at most ${METADATA_MAX_VALUE} characters`;
   return undefined;
 }
 

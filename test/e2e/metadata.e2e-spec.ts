@@ -75,7 +75,11 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
       ['a key of 41 characters', { metadata: { ['k'.repeat(41)]: 'x' } }, `metadata key "${'k'.repeat(41)}" must be 1 to 40 characters`],
       ['a number', { metadata: { erp: 7 } }, 'metadata.erp must be a string of at most 500 characters, or null to remove it'],
       ['501 characters', { metadata: { erp: 'x'.repeat(501) } }, 'metadata.erp must be a string of at most 500 characters'],
-      ['501 characters outside the BMP', { metadata: { erp: '🐕'.repeat(501) } }, 'metadata.erp must be a string of at most 500 characters'],
+      [
+        '501 characters outside the BMP',
+        { metadata: { erp: '🐕'.repeat(501) } },
+        'metadata.erp must be a string of at most 500 characters',
+      ],
       ['51 keys', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata holds at most 50 keys'],
     ])('refuses metadata of %s on create with VALIDATION_FAILED naming it', async (_, body, message) => {
       const refused = await createPet(body);

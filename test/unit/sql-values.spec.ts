@@ -19,7 +19,9 @@ describe('values written into statement text as literals', () => {
 
   it('writes every string as a literal of exactly its UTF-8 bytes, holding no quote or backslash of its own', () => {
     const bytesOf = (literal: string): Buffer =>
-      literal.startsWith("_utf8mb4 X'") ? Buffer.from(literal.slice("_utf8mb4 X'".length, -1), 'hex') : Buffer.from(literal.slice("_utf8mb4'".length, -1), 'latin1');
+      literal.startsWith("_utf8mb4 X'")
+        ? Buffer.from(literal.slice("_utf8mb4 X'".length, -1), 'hex')
+        : Buffer.from(literal.slice("_utf8mb4'".length, -1), 'latin1');
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary-ascii' })), (text) => {
         const literal = sqlLiteral(text);
