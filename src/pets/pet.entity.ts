@@ -16,7 +16,7 @@ export class Pet extends NumericIdEntity {
   @Column({ type: 'varchar', length: 16 })
   status: PetStatus;
 
-  /** Counted up by every change; a change is made only to the version it was decided on. */
+  /** Counted up by every change, for 1.4.0, which changes a row only at the version it read: kept while it may run beside this one (a rolling upgrade). */
   @Column({ type: 'int', default: 1 })
   version: number;
 

@@ -33,7 +33,7 @@ export class Order extends NumericIdEntity {
   @Column({ type: 'mediumtext', nullable: true, ...EXACT_TEXT, transformer: METADATA_COLUMN })
   metadata: Metadata;
 
-  /** Counted up by every change; a change is made only to the version it was decided on. */
+  /** Counted up by every change, for 1.4.0, which changes a row only at the version it read: kept while it may run beside this one (a rolling upgrade). */
   @Column({ type: 'int', default: 1 })
   version: number;
 }
