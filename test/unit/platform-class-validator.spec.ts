@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { getMetadataStorage, IsIn, IsInt, IsOptional, Min, validateSync } from 'class-validator';
-import { cacheValidationMetadata } from '../../src/validation/validation-metadata.js';
+import { cacheValidationMetadata } from '../../src/platform/class-validator-metadata.js';
+import { installedVersion } from './support/installed-version.js';
 
 class Base {
   @IsOptional()
@@ -45,5 +46,42 @@ describe('cacheValidationMetadata', () => {
     cacheValidationMetadata();
     const grouped = storage.getTargetValidationMetadatas(Query, undefined as unknown as string, false, false, ['g']);
     expect(storage.getTargetValidationMetadatas(Query, undefined as unknown as string, false, false, ['g'])).not.toBe(grouped);
+  });
+});
+
+/**
+ * What cacheValidationMetadata assumes of class-validator: validateSync asks the shared storage's
+ * getTargetValidationMetadatas (no schema, no groups) and groups that very answer by property, so
+ * that caching both serves every validation. A new version may do otherwise: check, then move the pin.
+ */
+describe('class-validator, as src/platform/class-validator-metadata.ts uses it', () => {
+  it('is the version the cache was written for', () => {
+    expect(installedVersion('class-validator')).toBe('0.15.1');
+  });
+
+  it('looks a class up through the shared storage and groups what the lookup answered', () => {
+    const storage = getMetadataStorage();
+    const lookUp = storage.getTargetValidationMetadatas;
+    const group = storage.groupByPropertyName;
+    const looked: unknown[][] = [];
+    const grouped: unknown[] = [];
+    let answered: unknown;
+    storage.getTargetValidationMetadatas = (...args) => {
+      looked.push(args);
+      return (answered = lookUp.apply(storage, args));
+    };
+    storage.groupByPropertyName = (metadatas) => {
+      grouped.push(metadatas);
+      return group.call(storage, metadatas);
+    };
+    try {
+      validateSync(query({ limit: 1 }), { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
+    } finally {
+      storage.getTargetValidationMetadatas = lookUp;
+      storage.groupByPropertyName = group;
+    }
+    expect(looked).toEqual([[Query, undefined, false, false, undefined]]);
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0]).toBe(answered);
   });
 });
