@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
 import { PINO_LOGGER } from '../logging/logging.module.js';
 import { id, datetime, type Row } from './columns.js';
-import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
+import { poolUse, type PoolUse } from '../platform/mysql2-pool.js';
+import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
 import {
   hasList,
