@@ -1,5 +1,5 @@
 import mysql2 from 'mysql2';
-import { type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
+import { type DataSourceOptions, type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
 import type { AfterQueryEvent } from 'typeorm/subscriber/event/QueryEvent.js';
 import { POOL_ACQUIRE_TIMEOUT } from '../errors/database-unavailable.js';
 import { boundConnectionWaits, boundPoolEnd, type PoolOfConnections, prepareEachConnection } from '../platform/mysql2-pool.js';
@@ -48,10 +48,20 @@ export interface PoolBounds {
  * mysql2 as TypeORM's mysql driver loads it (its `driver` option), but with every pool it creates
  * made as the service needs it: each connection's session pinned before its first statement
  * (session.ts), and the waits mysql2 leaves unbounded bounded. The service, TypeORM's migration
- * runner and the key tool all open their connections through it.
+ * runner and the key tool all open their connections through it; Sql runs on the pool it made.
  */
-export function serviceMysqlDriver(bounds: PoolBounds): { createPool(options: object): Mysql2Pool } {
+export interface ServiceMysqlDriver {
+  createPool(options: object): Mysql2Pool;
+  /** The pool it made last: its DataSource's (TypeORM makes another only after ending the one before). */
+  readonly pool?: Mysql2Pool;
+}
+
+export function serviceMysqlDriver(bounds: PoolBounds): ServiceMysqlDriver {
+  let made: Mysql2Pool | undefined;
   return {
+    get pool() {
+      return made;
+    },
     createPool(options) {
       // The session must outlive a release: a reset would return it to the server's defaults.
       const pool = mysql2.createPool({ ...options, resetOnRelease: false }) as unknown as Mysql2Pool;
@@ -62,9 +72,16 @@ export function serviceMysqlDriver(bounds: PoolBounds): { createPool(options: ob
       );
       // A connection left dead by a fail-over never says goodbye: the service must stop all the same.
       boundPoolEnd(pool, bounds.endTimeoutMs);
-      return pool;
+      return (made = pool);
     },
   };
+}
+
+/** The pool of a DataSource initialized on buildDataSourceOptions' MySQL options. */
+export function mysqlPoolOf(options: DataSourceOptions): Mysql2Pool {
+  const pool = options.type === 'mysql' ? (options.driver as Partial<ServiceMysqlDriver> | undefined)?.pool : undefined;
+  if (!pool) throw new Error('Sql runs on the pool serviceMysqlDriver made for an initialized DataSource');
+  return pool;
 }
 
 /**
