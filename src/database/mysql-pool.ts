@@ -1,6 +1,5 @@
 import mysql2 from 'mysql2';
-import { type DataSourceOptions, type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
-import type { AfterQueryEvent } from 'typeorm/subscriber/event/QueryEvent.js';
+import { type AfterQueryEvent, type DataSourceOptions, type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
 import { POOL_ACQUIRE_TIMEOUT } from '../errors/database-unavailable.js';
 import { boundConnectionWaits, boundPoolEnd, type PoolOfConnections, prepareEachConnection } from '../platform/mysql2-pool.js';
 import { READ_SESSION, SET_SESSION, SessionRefusedError, type SessionSettings, sessionDifferences } from './session.js';
@@ -110,8 +109,9 @@ function pinSession(connection: Mysql2Connection, timeoutMs: number, done: (erro
  */
 @EventSubscriber()
 export class DropTimedOutConnections implements EntitySubscriberInterface {
-  afterQuery({ error, queryRunner }: AfterQueryEvent): void {
-    if ((error as { code?: unknown } | undefined)?.code !== 'PROTOCOL_SEQUENCE_TIMEOUT') return;
-    (queryRunner as { databaseConnection?: Mysql2Connection }).databaseConnection?.destroy();
+  afterQuery({ error, queryRunner }: AfterQueryEvent): Promise<void> | undefined {
+    if ((error as { code?: unknown } | undefined)?.code !== 'PROTOCOL_SEQUENCE_TIMEOUT') return undefined;
+    // The connection the runner holds; TypeORM fails the query only once this has settled.
+    return queryRunner.connect().then((connection: Mysql2Connection) => connection.destroy());
   }
 }
