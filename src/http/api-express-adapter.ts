@@ -1,18 +1,18 @@
-import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { type ApiException, PreconditionFailedException, ValidationFailedException } from '../errors/api-exception.js';
 import { sendApiError } from '../errors/api-exception.filter.js';
 import { HttpAnswer } from './answers.js';
+import { AnsweringExpressAdapter } from '../platform/nest-express-reply.js';
 import { entityTagOf, failedPrecondition, parseEntityTags } from './entity-tag.js';
 
 /**
  * Nest's Express adapter, which lets an answer (HttpAnswer) write its headers before it is sent.
  * This is the work Nest's interceptors would do after a handler, without the observables and the
  * async resource Nest builds around every interceptor of every request (docs/PERFORMANCE.md): the
- * request path's one hook after the handler. It also keeps the routes registered through it, in
- * Express's order (the route table reads them).
+ * request path's one hook after the handler (AnsweringExpressAdapter). It also keeps the routes
+ * registered through it, in Express's order (the route table reads them).
  */
-export class ApiExpressAdapter extends ExpressAdapter {
+export class ApiExpressAdapter extends AnsweringExpressAdapter {
   private readonly registered: RegisteredRoute[] = [];
 
   /** Every route registered through the adapter (Nest's, the documents'), in the order Express tries them. */
@@ -78,10 +78,10 @@ export class ApiExpressAdapter extends ExpressAdapter {
     return add.apply(this, route as never[]);
   }
 
-  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+  protected answer(response: Response, body: unknown, statusCode: number | undefined): unknown {
     const page = body instanceof HttpAnswer && body.linkIsTagged;
     const answer = body instanceof HttpAnswer ? body.writeHeaders(response) : body;
-    if (!isJsonAnswer(answer)) return super.reply(response, answer, statusCode);
+    if (!isJsonAnswer(answer)) return this.nestReply(response, answer, statusCode);
     // Written here rather than by Express's json() and send(), which parse and rebuild the
     // Content-Type and ask whether the request is fresh on every answer: an answer's validator
     // is its ETag, set and compared here.
