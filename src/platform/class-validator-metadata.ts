@@ -10,7 +10,7 @@ type Grouped = ReturnType<MetadataStorage['groupByPropertyName']>;
  * validations this service runs (no groups, no schema), and its grouping by property; any other
  * call is passed through. Idempotent; createApp calls it. test/unit/platform-class-validator.spec.ts
  * holds it to the class-validator version it was written for, and to how validateSync uses the two.
- * Measured: without it a listing allocates 3.1 to 3.7 KB more a request (5%), a create 1.6 to 2.8 KB (3%).
+ * Measured: without it a listing allocates 3.1 to 3.6 KB more a request (5%), a create 2.1 to 2.8 KB (3%).
  */
 export function cacheValidationMetadata(): void {
   const storage = getMetadataStorage();

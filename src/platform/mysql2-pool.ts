@@ -24,8 +24,7 @@ export interface PoolOfConnections<C extends PooledConnection> {
  * Has `pool` run `prepare` on each connection before it first hands it out, whoever asks (mysql2's
  * own `pool.query` included): a connection `prepare` fails is destroyed unused, and the one who
  * asked for it gets the error.
- * Measured: mysql2's 'connection' event cannot hold a connection back, so a statement would run on
- * a session the server refused (test/e2e/startup.e2e-spec.ts and outage.e2e-spec.ts: none may).
+ * Measured: mysql2's 'connection' event cannot hold a connection back: statements would run on refused sessions (startup, outage e2e).
  */
 export function prepareEachConnection<C extends PooledConnection>(
   pool: PoolOfConnections<C>,
@@ -50,8 +49,7 @@ export function prepareEachConnection<C extends PooledConnection>(
 /**
  * Has a wait for a free connection of `pool` fail after `timeoutMs` with `timedOut()`; the
  * connection it would have had goes back to the pool the moment it arrives.
- * Measured: mysql2 has no acquire time-out, and while the database is silent its queue only grows:
- * test/e2e/outage.e2e-spec.ts answers every request of a partition 503 within 5 s with it.
+ * Measured: mysql2 has no acquire time-out, its queue only grows: with this a partition's requests are 503 within 5 s (outage e2e).
  */
 export function boundConnectionWaits<C extends PooledConnection>(
   pool: PoolOfConnections<C>,
@@ -76,8 +74,7 @@ export function boundConnectionWaits<C extends PooledConnection>(
 /**
  * Has closing `pool` destroy, after `timeoutMs`, the connections that have not said goodbye to the
  * server by then, and call back.
- * Measured: mysql2's end waits behind each connection's unanswered statement, which one left dead
- * by a fail-over never gets: without it the service would never stop after one.
+ * Measured: mysql2's end waits for ever behind an unanswered statement (the contract test): no stop after a fail-over without it.
  */
 export function boundPoolEnd<C extends PooledConnection>(pool: PoolOfConnections<C>, timeoutMs: number): void {
   const end = pool.end.bind(pool);
@@ -109,8 +106,7 @@ export interface PoolUse {
 
 /**
  * How `pool` is used, read from mysql2's queues defensively: a version that moved them reads as zeros.
- * Measured: mysql2 counts its connections nowhere public, and its events miss those it closes
- * itself (idle ones past idleTimeout), so a count kept from them would drift.
+ * Measured: mysql2 counts connections nowhere public, and its events miss those it closes itself (idle past idleTimeout).
  */
 export function poolUse(pool: PoolOfConnections<PooledConnection>): PoolUse {
   const { _allConnections, _freeConnections, _connectionQueue } = internals(pool);

@@ -9,9 +9,9 @@ import type { Socket } from 'node:net';
 
 /**
  * Has `server.close()` close the idle keep-alive connections `graceMs` later instead of at once
- * (Node 19+ closes them in close(), through the server's own closeIdleConnections).
- * Measured: a busy client's next request is often on its way on a connection idle at that instant:
- * closed at once, it meets a reset (test/e2e/stopping.e2e-spec.ts holds every one answered).
+ * (Node 19+ closes them in close(), through the server's own closeIdleConnections): a busy client's
+ * next request is often on its way on a connection idle at that instant.
+ * Measured: closed at once, such a request meets a reset; stopping.e2e-spec.ts holds every one answered.
  */
 export function deferIdleClose(server: Server, graceMs: number): void {
   const closeIdleConnections = server.closeIdleConnections.bind(server);
@@ -20,9 +20,9 @@ export function deferIdleClose(server: Server, graceMs: number): void {
 
 /**
  * Whether the response under way on `socket`, if any, has sent its headers: Node's own
- * 'clientError' handler asks the same of the socket's `_httpMessage`.
- * Measured: Node tells it nowhere public, and a copy kept per request would track its queue of
- * pipelined responses; only an answer Node has not started may be replaced by an error's.
+ * 'clientError' handler asks the same of the socket's `_httpMessage`. Only an answer not started
+ * may be replaced by an error's.
+ * Measured: Node tells it nowhere public; a copy kept per request would have to follow its queue of pipelined responses.
  */
 export function responseStarted(socket: Socket): boolean {
   return (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent === true;
@@ -40,10 +40,10 @@ export interface LateServerOptions {
 
 /**
  * Sets on `server`, made already (Nest makes it), what Node reads from the server itself: the first
- * when it starts listening, the others for each connection. Call before it listens.
- * Measured: Nest's adapter passes http.createServer no options, and the third is none: without them
- * a 10 s header bound runs to 40 s, a request without Host gets a bare 400, and a client that sent
- * its request and half-closed gets no answer to it (test/e2e/hostile-clients.e2e-spec.ts).
+ * when it starts listening, the others for each connection. Call before it listens. Without them a
+ * 10 s header bound runs to 40 s, a request without Host gets a bare 400, and a client that sent its
+ * request and half-closed gets no answer (test/e2e/hostile-clients.e2e-spec.ts).
+ * Measured: Nest's adapter passes http.createServer no options, and httpAllowHalfOpen is none.
  */
 export function setServerOptions(server: Server, options: LateServerOptions): void {
   Object.assign(server, options);
