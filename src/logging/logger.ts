@@ -19,11 +19,7 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty' | 
     base: BASE,
     timestamp: pino.stdTimeFunctions.epochTime,
   };
-  const stream =
-    config.logPretty && !config.logFile
-      ? pino.transport({ target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } })
-      : (destination ??
-        (config.logFile ? pino.destination({ dest: config.logFile, append: true, mkdir: true }) : pino.destination(STDOUT)));
+  const stream = streamFor(config, destination);
   const logger = pino(options, stream);
   outputs.set(logger, {
     destination: stream,
@@ -31,6 +27,16 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty' | 
     bindings: `,"pid":${BASE.pid},"hostname":${JSON.stringify(BASE.hostname)}`,
   });
   return logger;
+}
+
+/** pino-pretty when LOG_PRETTY asks for it (and no LOG_FILE), else `destination`, LOG_FILE or stdout. */
+function streamFor(config: Pick<AppConfig, 'logPretty' | 'logFile'>, destination?: DestinationStream): DestinationStream {
+  if (config.logPretty && !config.logFile) {
+    return pino.transport({ target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } });
+  }
+  if (destination) return destination;
+  if (config.logFile) return pino.destination({ dest: config.logFile, append: true, mkdir: true });
+  return pino.destination(STDOUT);
 }
 
 /**
