@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { getMetadataStorage, IsIn, IsInt, IsOptional, Min, validateSync } from 'class-validator';
-import { cacheValidationMetadata } from '../../src/platform/class-validator-metadata.js';
+import { cacheValidationMetadata, validatedPropertyNames } from '../../src/platform/class-validator-metadata.js';
 import { installedVersion } from './support/installed-version.js';
 
 class Base {
@@ -50,9 +50,10 @@ describe('cacheValidationMetadata', () => {
 });
 
 /**
- * What cacheValidationMetadata assumes of class-validator: validateSync asks the shared storage's
- * getTargetValidationMetadatas (no schema, no groups) and groups that very answer by property, so
- * that caching both serves every validation. A new version may do otherwise: check, then move the pin.
+ * What src/platform/class-validator-metadata.ts assumes of class-validator: validateSync asks the
+ * shared storage's getTargetValidationMetadatas (no schema, no groups) and groups that very answer
+ * by property, so that caching both serves every validation; the storage's metadata names the
+ * properties the whitelist lets through. A new version may do otherwise: check, then move the pin.
  */
 describe('class-validator, as src/platform/class-validator-metadata.ts uses it', () => {
   it('is the version the cache was written for', () => {
@@ -83,5 +84,16 @@ describe('class-validator, as src/platform/class-validator-metadata.ts uses it',
     expect(looked).toEqual([[Query, undefined, false, false, undefined]]);
     expect(grouped).toHaveLength(1);
     expect(grouped[0]).toBe(answered);
+  });
+
+  it('lists the properties a class validates, its own then those it inherits, as its whitelist knows them', () => {
+    expect([...validatedPropertyNames(Query)]).toEqual(['status', 'limit']);
+    const refused = validateSync(Object.assign(query({ limit: 1, status: 'a' }), { other: 1 }), {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+    })
+      .filter(({ constraints }) => constraints !== undefined && 'whitelistValidation' in constraints)
+      .map(({ property }) => property);
+    expect(refused).toEqual(['other']);
   });
 });
