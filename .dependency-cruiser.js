@@ -38,6 +38,15 @@ export default {
       to: { path: '^src/[^/]+/[^/]+/', pathNot: '^src/$1/' },
     },
     {
+      name: 'platform-is-the-lowest-layer',
+      severity: 'error',
+      comment:
+        'platform/ holds the few reaches inside a library (STYLE.md, the fourth review): it imports no folder of ours ' +
+        'but errors/ and config/, so that every layer can use it and an upgrade is checked in one place.',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/', pathNot: ['^src/platform/', '^src/errors/', '^src/config/'] },
+    },
+    {
       name: 'sql-from-repositories',
       severity: 'error',
       comment:

@@ -8,13 +8,14 @@ import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './config/clock.js';
 import { buildOpenApiDocument, operationOf, serveOpenApiDocument } from './openapi/openapi.js';
 import { ApiExpressAdapter } from './http/api-express-adapter.js';
+import { cacheValidationMetadata } from './platform/class-validator-metadata.js';
 import { boundClientConnections } from './http/client-connections.js';
 import { constantHeaders, httpEdge } from './http/edge.js';
 import { InFlightRequests } from './http/in-flight-requests.js';
 import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
 import { RouteTable } from './http/route-table.js';
+import { trustedProxies } from './http/trusted-proxies.js';
 import { UnroutedRequests } from './http/unrouted-requests.js';
-import { cacheValidationMetadata } from './validation/validation-metadata.js';
 import { databaseOutageLog } from './http/outage-log.js';
 import { PINO_LOGGER } from './logging/logging.module.js';
 import { accessLogLine } from './http/access-log.js';
@@ -42,7 +43,8 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
   // X-Forwarded-* only from the hops TRUST_PROXY names (Express's own setting; it also decides
   // which address failed authentications are counted against).
   app.set(PUBLIC_BASE_URL_SETTING, config.publicBaseUrl);
-  app.set('trust proxy', config.trustProxy);
+  const trustProxy = trustedProxies(config.trustProxy);
+  app.set('trust proxy', trustProxy);
   // Express would hash every response body for a weak ETag that no API client revalidates with.
   app.set('etag', false);
   const serverMethods = () => app.get(RouteTable).methodsOfAnyRoute();
@@ -65,8 +67,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
       serverMethods,
     }),
   );
-  // Express compiles TRUST_PROXY into this function; hop 0 is the connection's own peer.
-  const trustProxy: (address: string, hop: number) => boolean = app.getHttpAdapter().getInstance().get('trust proxy fn');
+  // Hop 0 is the connection's own peer.
   boundClientConnections(app.getHttpServer(), config.connections, serverMethods, (address) => trustProxy(address, 0));
   serveOpenApiDocument(app, document);
   // After the documents, ahead of the routes app.init() adds: what no route takes is answered here.

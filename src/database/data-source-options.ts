@@ -14,6 +14,7 @@ import { Lifecycle1795220200000 } from './migrations/1795220200000-Lifecycle.js'
 import { CompleteMeansDelivered1795220300000 } from './migrations/1795220300000-CompleteMeansDelivered.js';
 import { Metadata1795220400000 } from './migrations/1795220400000-Metadata.js';
 import { RequestLog1795220500000 } from './migrations/1795220500000-RequestLog.js';
+import { acceptColumnType } from '../platform/typeorm-column-types.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
 export const MIGRATIONS = [
@@ -101,6 +102,6 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: reado
  */
 export function createDataSource(options: DataSourceOptions): DataSource {
   const dataSource = new DataSource(options);
-  if (options.type === 'better-sqlite3') dataSource.driver.supportedDataTypes.push('mediumtext');
+  if (options.type === 'better-sqlite3') acceptColumnType(dataSource, 'mediumtext');
   return dataSource;
 }

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
 import { PINO_LOGGER } from '../logging/logging.module.js';
 import { id, datetime, type Row } from './columns.js';
-import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, poolUse, type PoolUse } from './mysql-pool.js';
+import { poolUse, type PoolUse } from '../platform/mysql2-pool.js';
+import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, mysqlPoolOf } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
 import {
   hasList,
@@ -85,9 +86,9 @@ export class Sql implements SqlRunner {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() @Inject(PINO_LOGGER) private readonly logger?: Logger,
   ) {
-    const { options, driver } = dataSource;
+    const { options } = dataSource;
     this.dialect = new SqlDialect(options);
-    this.pool = this.dialect.mysql ? (driver as { pool?: Mysql2Pool }).pool : undefined;
+    this.pool = this.dialect.mysql ? mysqlPoolOf(options) : undefined;
     this.timeoutMs = (options.type === 'mysql' && options.maxQueryExecutionTime) || 60_000;
     this.debug = logger?.isLevelEnabled('debug') ?? false;
   }

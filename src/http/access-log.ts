@@ -1,8 +1,9 @@
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { isDatabaseUnavailableAnswer } from '../errors/database-unavailable.js';
 import type { FinishedRequest } from './edge.js';
 import { isRefusedWhileStopping } from './in-flight-requests.js';
 import { routeOf } from './route-table.js';
+import { type LineOutput, lineOutputOf } from '../logging/logger.js';
 import { redactUrl } from '../logging/redact-url.js';
 
 /**
@@ -16,9 +17,11 @@ import { redactUrl } from '../logging/redact-url.js';
  * rather than with pino-http, which builds two child loggers for every request.
  */
 export function accessLogLine(parent: Logger): (finished: FinishedRequest) => void {
+  const output = lineOutputOf(parent);
+  if (!output) throw new Error('accessLogLine: a logger made by createLogger, whose lines it writes as pino does');
   // Without the logger's redaction: the line's fields are these, and its URL is redacted already.
   const logger = parent.child({}, { redact: [] });
-  const line = new LineWriter(logger);
+  const line = new LineWriter(logger, output);
   return ({ request, response, durationMs, error }) => {
     const url = redactUrl(request.originalUrl ?? request.url);
     const fields: RequestLine = {
@@ -54,19 +57,16 @@ interface RequestLine {
 }
 
 /**
- * Writes a request line as pino would, to pino's own destination (respecting its level, its time
- * and its bindings), field by field: pino's general serializer made about 4 KB of garbage of each
- * line, a tenth of what a request allocated (docs/PERFORMANCE.md). test/unit/request-log.spec.ts
- * holds it to pino's own output.
+ * Writes a request line as pino would, to the logger's own destination (respecting its level, its
+ * time and its base fields, as createLogger sets them), field by field: pino's general serializer
+ * made about 4 KB of garbage of each line, a tenth of what a request allocated (docs/PERFORMANCE.md).
+ * test/unit/access-log.spec.ts holds it to pino's own output.
  */
 class LineWriter {
-  private readonly stream: { write(line: string): unknown };
-  private readonly bindings: string;
-
-  constructor(private readonly logger: Logger) {
-    this.stream = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym];
-    this.bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
-  }
+  constructor(
+    private readonly logger: Logger,
+    private readonly output: LineOutput,
+  ) {}
 
   write(
     level: 'info' | 'warn' | 'error',
@@ -74,10 +74,9 @@ class LineWriter {
     message: string,
   ): void {
     if (!this.logger.isLevelEnabled(level)) return;
-    const time = (this.logger as unknown as Record<symbol, () => string>)[pino.symbols.timeSym]();
     const id = JSON.stringify(reqId);
-    this.stream.write(
-      `{"level":${this.logger.levels.values[level]}${time}${this.bindings},"reqId":${id},` +
+    this.output.destination.write(
+      `{"level":${this.logger.levels.values[level]}${this.output.time()}${this.output.bindings},"reqId":${id},` +
         `"req":{"id":${id},"method":${JSON.stringify(req.method)},"url":${JSON.stringify(req.url)}},` +
         `"res":{"statusCode":${res.statusCode}},"responseTime":${responseTime}` +
         `,"route":${JSON.stringify(route)}` +

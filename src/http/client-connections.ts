@@ -10,6 +10,7 @@ import {
   MethodNotOnRouteException,
   RequestTooSlowException,
 } from '../errors/api-exception.js';
+import { deferIdleClose, responseStarted, setServerOptions } from '../platform/node-http-server.js';
 import { limitConnections } from './connection-limits.js';
 
 /** How often Node looks for connections past their time-outs (its default, 30 s, would let a 10 s bound run to 40 s). */
@@ -41,22 +42,18 @@ export function boundClientConnections(
   server.headersTimeout = bounds.headersTimeoutMs;
   server.requestTimeout = bounds.requestTimeoutMs;
   server.keepAliveTimeout = bounds.keepAliveTimeoutMs;
-  // A createServer option that Node reads when the server starts listening (so it can be set
-  // here, on the server Nest made); @types/node does not declare the property.
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
-    CHECK_INTERVAL_MS,
-    bounds.headersTimeoutMs,
-  );
-  // Node would answer an HTTP/1.1 request without Host with a bare 400; the edge answers it (toOriginForm).
-  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
-  // A client that sent its whole request and then half-closed (shutdown(SHUT_WR): curl, netcat,
-  // some HTTP/1.0 clients) still reads: Node would otherwise close the connection at its FIN, while
-  // the request went on to be carried out, unanswered. Undeclared by @types/node, like the others.
-  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  setServerOptions(server, {
+    connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, bounds.headersTimeoutMs),
+    // Node would answer an HTTP/1.1 request without Host with a bare 400; the edge answers it (toOriginForm).
+    requireHostHeader: false,
+    // A client that sent its whole request and then half-closed (shutdown(SHUT_WR): curl, netcat,
+    // some HTTP/1.0 clients) still reads: Node would otherwise close the connection at its FIN, while
+    // the request went on to be carried out, unanswered.
+    httpAllowHalfOpen: true,
+  });
   limitConnections(server, { maxConnections: bounds.maxConnections, maxPerAddress: bounds.maxConnectionsPerAddress, isTrustedProxy });
   // server.close() closes the idle connections at once (Node 19+); STOP_IDLE_GRACE_MS later instead.
-  const closeIdleConnections = server.closeIdleConnections.bind(server);
-  server.closeIdleConnections = () => void setTimeout(closeIdleConnections, STOP_IDLE_GRACE_MS).unref();
+  deferIdleClose(server, STOP_IDLE_GRACE_MS);
   server.on('clientError', answerClientError);
   // Without a listener Node answers 417 with no body; anything but 100-continue is an expectation we cannot meet.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
@@ -77,9 +74,7 @@ export function boundClientConnections(
  * connection closes: after a parse error nothing further on it can be trusted.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  // `_httpMessage` is the response in progress, if any: Node's own handler checks it the same way.
-  const response = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+  if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
     socket.destroy();
     return;
   }

@@ -9,6 +9,7 @@ import {
   RouteNotFoundException,
   ValidationFailedException,
 } from '../errors/api-exception.js';
+import { ALL_METHODS, ApiExpressAdapter } from './api-express-adapter.js';
 import { ACCEPT_PATCH } from './json-body.js';
 
 /**
@@ -34,10 +35,11 @@ interface RouteEntry {
 }
 
 /**
- * Which routes take a request, read from Express's own router (routes are final once the app has
- * started) with the path-to-regexp version Express matches with and the same defaults, so that its
- * answers are Express's: why no route takes a request (404, 405 with `Allow`, a malformed URL), and
- * which methods the server answers to at all (`OPTIONS *`).
+ * Which routes take a request, read from those registered through the adapter, in Express's order
+ * (routes are final once the app has started), with the path-to-regexp version Express matches
+ * with and the same defaults, so that its answers are Express's: why no route takes a request
+ * (404, 405 with `Allow`, a malformed URL), and which methods the server answers to at all
+ * (`OPTIONS *`).
  */
 @Injectable()
 export class RouteTable {
@@ -77,15 +79,15 @@ export class RouteTable {
   }
 
   private readRoutes(): RouteEntry[] {
-    const stack: ExpressLayer[] = this.adapterHost.httpAdapter.getInstance().router.stack;
-    return stack.flatMap(({ route }) => {
-      if (!route || typeof route.path !== 'string' || !isApplicationRoute(route.path)) return [];
-      const matcher = match(route.path);
-      const methods = Object.keys(route.methods)
-        .filter((method) => method !== '_all')
-        .map((method) => method.toUpperCase());
-      return [{ matches: (path: string) => matcher(path) !== false, methods, allMethods: route.methods._all === true }];
-    });
+    const adapter = this.adapterHost.httpAdapter;
+    if (!(adapter instanceof ApiExpressAdapter)) throw new Error('RouteTable reads the routes registered through ApiExpressAdapter');
+    return adapter.routes
+      .filter(({ path }) => isApplicationRoute(path))
+      .map(({ method, path }) => {
+        const matcher = match(path);
+        const allMethods = method === ALL_METHODS;
+        return { matches: (target: string) => matcher(target) !== false, methods: allMethods ? [] : [method], allMethods };
+      });
   }
 }
 
@@ -94,8 +96,4 @@ function methodsOf(entries: readonly RouteEntry[]): string[] {
   // Express answers HEAD wherever it answers GET.
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();
-}
-
-interface ExpressLayer {
-  route?: { path: unknown; methods: Record<string, boolean> };
 }

@@ -1,5 +1,9 @@
+import { hostname } from 'node:os';
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
+
+/** pino's default base fields. */
+const BASE = { pid: process.pid, hostname: hostname() };
 
 /**
  * The service's one pino logger, writing JSON lines to stdout. Headers are never logged, nor the
@@ -11,15 +15,48 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logPretty' | 
     level: config.logLevel,
     // Exact paths: a wildcard would be checked against every line at every level.
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
-    transport:
-      config.logPretty && !config.logFile
-        ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } }
-        : undefined,
+    // pino's defaults, named: a line written by lineOutputOf's holder begins as pino begins it.
+    base: BASE,
+    timestamp: pino.stdTimeFunctions.epochTime,
   };
-  if (destination) return pino(options, destination);
-  if (config.logFile) return pino(options, pino.destination({ dest: config.logFile, append: true, mkdir: true }));
-  return options.transport ? pino(options) : pino(options, pino.destination(STDOUT));
+  const stream = streamFor(config, destination);
+  const logger = pino(options, stream);
+  outputs.set(logger, {
+    destination: stream,
+    time: pino.stdTimeFunctions.epochTime,
+    bindings: `,"pid":${BASE.pid},"hostname":${JSON.stringify(BASE.hostname)}`,
+  });
+  return logger;
 }
+
+/** pino-pretty when LOG_PRETTY asks for it (and no LOG_FILE), else `destination`, LOG_FILE or stdout. */
+function streamFor(config: Pick<AppConfig, 'logPretty' | 'logFile'>, destination?: DestinationStream): DestinationStream {
+  if (config.logPretty && !config.logFile) {
+    return pino.transport({ target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } });
+  }
+  if (destination) return destination;
+  if (config.logFile) return pino.destination({ dest: config.logFile, append: true, mkdir: true });
+  return pino.destination(STDOUT);
+}
+
+/**
+ * Where a logger that createLogger made writes, and what follows the level in each of its lines
+ * (its time, then its base fields), for a writer that builds its lines itself as pino would (the
+ * request log); undefined for any other logger.
+ */
+export function lineOutputOf(logger: Logger): LineOutput | undefined {
+  return outputs.get(logger);
+}
+
+export interface LineOutput {
+  readonly destination: DestinationStream;
+  /** `,"time":…`, as pino writes it. */
+  readonly time: () => string;
+  /** `,"pid":…,"hostname":…`, as pino writes them. */
+  readonly bindings: string;
+}
+
+const outputs = new WeakMap<Logger, LineOutput>();
 
 /**
  * stdout, written asynchronously: a line waits in memory until 4 KiB have gathered or a second has

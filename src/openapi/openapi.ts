@@ -8,8 +8,8 @@ import {
   type SchemaObject,
   SwaggerModule,
 } from '@nestjs/swagger';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Express } from 'express';
+import type { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import { insufficientScopeMessage } from '../auth/api-key.exceptions.js';
 import type { Scope } from '../auth/scopes.js';
 import { API_VERSION } from '../config/api-version.js';
@@ -353,16 +353,20 @@ const TRY_IT_OUT_SCRIPT = `(function () {
 /** Serves the document as JSON and YAML and Swagger UI, all without a key. */
 export function serveOpenApiDocument(app: NestExpressApplication, document: OpenAPIObject): void {
   const page = `${API_PREFIX}/docs`;
-  const express: Express = app.getHttpAdapter().getInstance();
+  // Through the adapter, as Nest and SwaggerModule register theirs: the route table knows them all.
+  const routes = app.getHttpAdapter() as ExpressAdapter;
   // The page's relative addresses (its assets, try-it-out.js) resolve under /docs/ only, so
   // the address the start-up line and the README give is sent there; a relative Location keeps a
   // proxy's path prefix (/petstore/v1/docs to /petstore/v1/docs/) and the query string.
-  express.get(page, (request, response, next) => {
-    if (request.path.endsWith('/')) return next();
+  routes.get(page, (request: Request, response: Response, next: unknown) => {
+    if (request.path.endsWith('/')) return (next as NextFunction)();
     const query = request.originalUrl.indexOf('?');
     response.redirect(301, `docs/${query < 0 ? '' : request.originalUrl.slice(query)}`);
   });
-  express.get(`${page}/try-it-out.js`, (_request, response) => void response.type('application/javascript').send(TRY_IT_OUT_SCRIPT));
+  routes.get(
+    `${page}/try-it-out.js`,
+    (_request: Request, response: Response) => void response.type('application/javascript').send(TRY_IT_OUT_SCRIPT),
+  );
   SwaggerModule.setup(page, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,

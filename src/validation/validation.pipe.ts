@@ -1,7 +1,8 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, type ValidationError, type ValidatorOptions, validateSync } from 'class-validator';
+import { type ValidationError, type ValidatorOptions, validateSync } from 'class-validator';
 import { ValidationFailedException } from '../errors/api-exception.js';
+import { validatedPropertyNames } from '../platform/class-validator-metadata.js';
 import { fieldsNullMayNotRemove, nullRefused } from './merge-patch.js';
 import { queryObjectsOf } from './query-transforms.js';
 
@@ -65,7 +66,7 @@ function refuseNulls(metatype: new () => object, rest: object, nulls: readonly s
   const problems = new Map(nulls.map((field) => [field, [nullRefused(field)]]));
   const errors = validateSync(plainToInstance(metatype, rest), { ...BODY, validationError: { target: false } });
   for (const error of errors) problems.set(error.property, describe([error]));
-  const order = [...knownNames(metatype)];
+  const order = [...validatedPropertyNames(metatype)];
   const messages = [...problems].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).flatMap(([, messages]) => messages);
   throw new ValidationFailedException(`${messages.join('; ')}.`);
 }
@@ -81,7 +82,7 @@ const UNVALIDATED = new Set<unknown>([Object, String, Number, Boolean, Array]);
  */
 function refuseBracketForms(metatype: new () => object, query: object): void {
   if (!Object.keys(query).some((name) => name.includes('['))) return;
-  const known = knownNames(metatype);
+  const known = validatedPropertyNames(metatype);
   const bracketed = Object.keys(query)
     .map((name) => /^([^[\]]+)\[/.exec(name)?.[1])
     .filter((name): name is string => name !== undefined && known.has(name));
@@ -120,17 +121,6 @@ function takeQueryObjects(metatype: new () => object, query: Record<string, unkn
   }
   return objects;
 }
-
-/** The names of the properties a DTO class validates, worked out once per class. */
-function knownNames(metatype: new () => object): ReadonlySet<string> {
-  let names = KNOWN_NAMES.get(metatype);
-  if (!names) {
-    const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
-    KNOWN_NAMES.set(metatype, (names = new Set(metadatas.map(({ propertyName }) => propertyName))));
-  }
-  return names;
-}
-const KNOWN_NAMES = new WeakMap<object, ReadonlySet<string>>();
 
 /** A body: a property the DTO lacks is an error. */
 const BODY: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true };
