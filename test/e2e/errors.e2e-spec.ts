@@ -243,9 +243,8 @@ describe.each(DATABASE_KINDS)('unexpected failures on %s', (kind) => {
   const ctx = useApp(kind);
 
   it('answers a database fault with INTERNAL_ERROR and discloses nothing of it', async () => {
-    // A real fault, not a mock: the table the query needs is gone (orders first: they refer to it).
-    await ctx.app.get(DataSource).query('DROP TABLE orders');
-    await ctx.app.get(DataSource).query('DROP TABLE pets');
+    // A real fault, not a mock: the table the query needs is gone (those that refer to it first).
+    for (const table of ['order_metadata', 'orders', 'pet_metadata', 'pets']) await ctx.app.get(DataSource).query(`DROP TABLE ${table}`);
     const response = await ctx.http().get('/v1/pets').set(AUTH);
     expectError(response, 500, 'INTERNAL_ERROR');
     expect(response.body.message).toBe('An unexpected error occurred.');
