@@ -235,13 +235,18 @@ function describeMergePatches(document: OpenAPIObject): void {
   }
 }
 
-/** A query parameter that is an object is sent as `name[key]=value` (QueryObject): OpenAPI's deepObject. */
+/**
+ * A query parameter that is an object is sent as `name[key]=value` (QueryObject): OpenAPI's
+ * deepObject. Its example is the empty object, which sends nothing: without one Swagger UI fills in
+ * a sample of the schema (`additionalProp1=string`) and sends it unasked.
+ */
 function describeObjectParameters(document: OpenAPIObject): void {
   for (const operation of operationsOf(document)) {
     for (const parameter of operation.parameters ?? []) {
       if ('$ref' in parameter || parameter.in !== 'query' || resolved(document, parameter.schema)?.type !== 'object') continue;
       parameter.style = 'deepObject';
       parameter.explode = true;
+      parameter.example = {};
     }
   }
 }

@@ -105,7 +105,7 @@ export function MetadataFilter(owners: string): PropertyDecorator {
       type: 'object',
       additionalProperties: { type: 'string', maxLength: METADATA_MAX_VALUE },
       maxProperties: 1,
-      // No example: Swagger UI would send it unasked, and the listing would answer only what holds it.
+      // No sample as example: Swagger UI would send it unasked (the document gives the parameter the empty object).
       description: `Only ${owners} whose metadata holds this one pair: \`metadata[key]=value\`, such as \`metadata[erp_id]=A-17\` (more than one pair is a 400).`,
     }),
     QueryObject(metadataPairProblem),

@@ -1155,7 +1155,10 @@ export interface operations {
                  * @example available
                  */
                 status?: components["schemas"]["PetStatus"];
-                /** @description Only animals whose metadata holds this one pair: `metadata[key]=value`, such as `metadata[erp_id]=A-17` (more than one pair is a 400). */
+                /**
+                 * @description Only animals whose metadata holds this one pair: `metadata[key]=value`, such as `metadata[erp_id]=A-17` (more than one pair is a 400).
+                 * @example {}
+                 */
                 metadata?: {
                     [key: string]: string;
                 };
@@ -2009,7 +2012,10 @@ export interface operations {
                  * @example placed
                  */
                 status?: components["schemas"]["OrderStatus"];
-                /** @description Only orders whose metadata holds this one pair: `metadata[key]=value`, such as `metadata[erp_id]=A-17` (more than one pair is a 400). */
+                /**
+                 * @description Only orders whose metadata holds this one pair: `metadata[key]=value`, such as `metadata[erp_id]=A-17` (more than one pair is a 400).
+                 * @example {}
+                 */
                 metadata?: {
                     [key: string]: string;
                 };
