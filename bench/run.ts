@@ -54,19 +54,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { DataSource } from 'typeorm';
 import { alternate, CONNECTIONS, type Figures, lastRounds, median, round, ROUNDS, type Scenario, SECONDS, SEED, WRK } from './load.js';
 import { seedPetMetadata, seedPets, storeBenchKey } from './fixtures.js';
 import { type Collection, CollectionTrace } from './gc-trace.js';
 import { commandWithFlags, memory, productionCommand, ready, serviceEnvironment, start } from './processes.js';
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { webhookBench } from './webhooks.js';
-import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
-import { ENTITIES } from '../src/entities.js';
-import { Table } from '../src/database/table.js';
-import type { Sql } from '../src/database/sql.js';
-import { SqlDialect } from '../src/database/sql-dialect.js';
+import { explainReads, planLines } from './explain.js';
+import { requestLogScaleRun } from './request-log-scale.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
 import { freePort } from '../test/e2e/support/free-port.js';
 
@@ -270,8 +266,9 @@ async function main(): Promise<void> {
     let scaleFigures: unknown;
     if (scale) {
       const outcome = await scaleRun(pool, databaseUrl, targets[0], key);
-      scaleFigures = outcome.figures;
-      checks.push(...outcome.checks);
+      const requestLog = await requestLogScaleRun(pool, databaseUrl, targets[0], key);
+      scaleFigures = { ...outcome.figures, requestLog: requestLog.figures };
+      checks.push(...outcome.checks, ...requestLog.checks);
     }
 
     let webhookFigures: unknown;
@@ -444,9 +441,10 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
   await pool.query('TRUNCATE TABLE pet_metadata');
   await pool.query('TRUNCATE TABLE pets');
   await pool.query('SET FOREIGN_KEY_CHECKS = 1');
-  // A pair one pet in a hundred holds (seedPetMetadata): its deep page starts at a pet that holds it.
+  // A pair one pet in a hundred holds (seedPetMetadata): its deep page starts at a pet that holds it,
+  // seven tenths in, so that a whole page of them follows at 10,000 pets too (29; nine tenths in, 9).
   const pair = ['batch', 'B7'] as const;
-  const deepInPair = (deep: number) => Math.floor(deep / 100) * 100 + 7;
+  const deepInPair = (size: number) => Math.floor((size * 0.7) / 100) * 100 + 7;
   const byPair = { metadata: JSON.stringify(pair) };
   const measure = async (size: number) => {
     const deep = Math.floor(size * 0.9);
@@ -455,7 +453,7 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
       {
         name: 'metadata pair, deep page',
         method: 'GET',
-        path: `/v1/pets?limit=20&metadata[batch]=B7&cursor=${encodeCursor(deepInPair(deep), 'pets', byPair)}`,
+        path: `/v1/pets?limit=20&metadata[batch]=B7&cursor=${encodeCursor(deepInPair(size), 'pets', byPair)}`,
       },
       { name: 'status=sold, first page', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
       {
@@ -482,26 +480,12 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
   const large = await measure(SCALE);
 
   // The statements the service itself sends, from its own repository, explained by MySQL.
-  const dataSource = await new DataSource(buildDataSourceOptions({ kind: 'mysql', url: databaseUrl, poolSize: 1 }, ENTITIES)).initialize();
-  let sent = { sql: '', parameters: [] as unknown[] };
-  const sql = {
-    dialect: new SqlDialect(dataSource.options),
-    table: (entity: new () => object, properties: string[]) => new Table(dataSource.getMetadata(entity), properties as never[]),
-    rows: async (text: string, parameters: unknown[]) => ((sent = { sql: text, parameters }), []),
-  } as unknown as Sql;
-  const pets = new PetsRepository(sql);
-  const plans: Record<string, unknown> = {};
-  for (const [name, read] of [
-    ['status filter, first page', () => pets.page('sold', undefined, 0, 21)],
-    ['status filter, deep page', () => pets.page('sold', undefined, large.deep, 21)],
-    ['no filter, deep page', () => pets.page(undefined, undefined, large.deep, 21)],
-    ['metadata pair, deep page', () => pets.page(undefined, pair, deepInPair(large.deep), 21)],
-  ] as const) {
-    await read();
-    const [rows] = await pool.query(`EXPLAIN ${sent.sql}`, sent.parameters);
-    plans[name] = { sql: sent.sql, plan: rows };
-  }
-  await dataSource.destroy();
+  const plans = await explainReads(pool, databaseUrl, (sql) => new PetsRepository(sql), [
+    ['status filter, first page', (pets) => pets.page('sold', undefined, 0, 21)],
+    ['status filter, deep page', (pets) => pets.page('sold', undefined, large.deep, 21)],
+    ['no filter, deep page', (pets) => pets.page(undefined, undefined, large.deep, 21)],
+    ['metadata pair, deep page', (pets) => pets.page(undefined, pair, deepInPair(SCALE), 21)],
+  ]);
   const lines = [
     '',
     `scale: mean latency at ${SEED.toLocaleString('en')} pets vs ${SCALE.toLocaleString('en')} pets (ratio, target <= ${TARGETS.scaleRatio})`,
@@ -515,11 +499,7 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
       ok: ratio <= TARGETS.scaleRatio,
     });
   }
-  lines.push('', 'query plans at 1,000,000 pets (MySQL EXPLAIN):');
-  for (const [name, { sql, plan }] of Object.entries(plans as Record<string, { sql: string; plan: Record<string, unknown>[] }>)) {
-    lines.push(`  ${name}: ${sql}`);
-    for (const row of plan) lines.push(`    type=${row.type} key=${row.key} rows=${row.rows} extra=${row.Extra}`);
-  }
+  lines.push('', 'query plans at 1,000,000 pets (MySQL EXPLAIN):', ...planLines(plans));
   process.stdout.write(`${lines.join('\n')}\n\n`);
   return { figures: { small: small.figures, large: large.figures, plans }, checks };
 }
