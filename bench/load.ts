@@ -39,8 +39,12 @@ export interface Scenario {
   path: string;
   /** Appends a random seeded pet's id to the path on every request. */
   randomId?: boolean;
+  /** `RANDOM` in it is a random number on every request: a rename that changes its pet each time. */
   body?: string;
 }
+
+/** In a scenario's body, what is replaced by a random number on every request. */
+const RANDOM = 'RANDOM';
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -72,7 +76,7 @@ async function loadWithAutocannon(target: LoadTarget, scenario: Scenario, key: s
         setupRequest: (request) => ({
           ...request,
           path: scenario.randomId ? `${scenario.path}${randomId()}` : scenario.path,
-          body: scenario.body,
+          body: scenario.body?.replace(RANDOM, String(Math.floor(Math.random() * 1e9))),
         }),
       },
     ],
@@ -89,6 +93,15 @@ async function loadWithAutocannon(target: LoadTarget, scenario: Scenario, key: s
 
 let wrkScripts: string | undefined;
 
+/** The Lua expression of a scenario's body for wrk: nil for none, `RANDOM` a random number on every request. */
+function bodyExpression(body: string | undefined): string {
+  if (body === undefined) return 'nil';
+  return body
+    .split(RANDOM)
+    .map((part) => JSON.stringify(part))
+    .join(' .. math.random(1, 1000000000) .. ');
+}
+
 /** wrk with one thread; a Lua script sets the request and prints the figures as JSON when done. */
 async function loadWithWrk(target: LoadTarget, scenario: Scenario, key: string, seconds: number): Promise<Figures> {
   wrkScripts ??= await mkdtemp(path.join(os.tmpdir(), 'petstore-bench-'));
@@ -100,8 +113,7 @@ async function loadWithWrk(target: LoadTarget, scenario: Scenario, key: string, 
       `wrk.method = "${scenario.method}"`,
       `wrk.headers["Authorization"] = "Bearer ${key}"`,
       `wrk.headers["Content-Type"] = "application/json"`,
-      ...(scenario.body ? [`wrk.body = ${JSON.stringify(scenario.body)}`] : []),
-      `request = function() return wrk.format(nil, ${pathExpression}) end`,
+      `request = function() return wrk.format(nil, ${pathExpression}, nil, ${bodyExpression(scenario.body)}) end`,
       'done = function(summary, latency)',
       '  local e = summary.errors',
       '  io.write(string.format(\'\\n{"requests":%d,"duration":%d,"p50":%d,"p99":%d,"mean":%f,"non2xx":%d,"errors":%d}\\n\',',
