@@ -52,12 +52,12 @@ export class Table<E, K extends keyof E & string> {
   }
 
   /**
-   * `INSERT INTO table (a, b) VALUES (?, ?)` for `properties` (`rows` of them: `(?, ?), (?, ?)`), and
-   * the values of an object for one row, in order.
+   * `INSERT INTO table (a, b) VALUES (?, ?)` for `properties`, and the values of an object for one
+   * row, in order; with `many`, `VALUES ?`, for its rows given as one parameter (rowsOf).
    */
-  insert<P extends K>(properties: readonly P[], rows = 1): WrittenColumns<E, P> {
-    const row = `(${properties.map(() => '?').join(', ')})`;
-    const sql = `INSERT INTO ${this.name} (${properties.map((property) => this.column(property)).join(', ')}) VALUES ${Array(rows).fill(row).join(', ')}`;
+  insert<P extends K>(properties: readonly P[], many = false): WrittenColumns<E, P> {
+    const row = many ? '?' : `(${properties.map(() => '?').join(', ')})`;
+    const sql = `INSERT INTO ${this.name} (${properties.map((property) => this.column(property)).join(', ')}) VALUES ${row}`;
     return { sql, values: this.valuesOf(properties) };
   }
 
