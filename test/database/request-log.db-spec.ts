@@ -39,7 +39,7 @@ describe.each(DATABASE_KINDS)('the request log table on %s', (kind) => {
     const written = Array.from({ length: 250 }, (_, i) => entry(i, keyId));
     await entries.insert(written);
     const read = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = (await entries.after(after, 100)).filter((stored) => stored.keyId === keyId);
       if (page.length === 0) break;
       read.push(...page);
