@@ -45,6 +45,6 @@ describe.each(DATABASE_KINDS)('the request log table on %s', (kind) => {
       read.push(...page);
       after = page.at(-1)!.rowId;
     }
-    expect(read.map(({ rowId, ...stored }) => stored)).toEqual(written);
+    expect(read.map(({ rowId: _rowId, ...stored }) => stored)).toEqual(written);
   });
 });

@@ -474,17 +474,6 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(bare).toEqual(listings.map(([path, method]) => `${method} ${path} cursor`));
   });
 
-  // Without an example Swagger UI fills in a sample of the schema (`metadata[additionalProp1]=string`), and the page lists nothing.
-  it('gives the metadata filter the empty object as its example, which sends no pair', () => {
-    const filters = ALL_OPERATIONS.flatMap(([path, method]) =>
-      (document.paths[path][method].parameters ?? []).filter((parameter: Json) => parameter.name === 'metadata'),
-    );
-    expect(filters.map((parameter: Json) => [parameter.style, parameter.example])).toEqual([
-      ['deepObject', {}],
-      ['deepObject', {}],
-    ]);
-  });
-
   // A tool sends them unasked (Swagger UI fills them in): a shared Idempotency-Key makes every other write a 422, a made-up tag a 412.
   it('gives no header a client sends an example, nor the cursor one, in the parameter or its schema', () => {
     const exemplified = ALL_OPERATIONS.flatMap(([path, method]) =>

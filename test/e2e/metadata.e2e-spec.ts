@@ -191,7 +191,8 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
     for (const path of ['/pets', '/store/orders']) {
       const [filter] = paths[path].get.parameters.filter((parameter: { name: string }) => parameter.name === 'metadata');
       expect(filter).toMatchObject({ in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', maxProperties: 1 } });
-      expect(filter.example).toBeUndefined();
+      // The empty object: a pair as example would be sent by Swagger UI unasked, and none makes it send a sample.
+      expect(filter.example).toEqual({});
     }
   });
 });
