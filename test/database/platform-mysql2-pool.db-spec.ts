@@ -32,11 +32,13 @@ it('is the mysql2 version src/platform/mysql2-pool.ts was written for', () => {
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'mysql'))('mysql2, as src/platform/mysql2-pool.ts uses it, on %s', () => {
   const pools: Pool[] = [];
   const poolOf = (options: { connectionLimit: number; port?: number }): Pool => {
-    const { hostname, port, username } = new URL(mysqlServerUrl());
+    // The server's URL whole: a database container (TEST_DATABASE=container) has a password.
+    const { hostname, port, username, password } = new URL(mysqlServerUrl());
     const pool = mysql2.createPool({
       host: hostname,
       port: options.port ?? Number(port || 3306),
       user: decodeURIComponent(username),
+      password: decodeURIComponent(password),
       connectionLimit: options.connectionLimit,
     }) as unknown as Pool;
     pools.push(pool);
