@@ -209,6 +209,33 @@ describe.each(TARGETS.filter(([, { serverSettings }]) => !serverSettings || MARI
       await expectNothingRan(petsMade);
     });
 
+    // The request log writes its batches as literals: each hostile text must come back as answered.
+    it('keeps hostile paths, Idempotency-Keys and the errors that quote them in the request log exactly, and runs none of them', async () => {
+      const keys = ["'); CREATE TABLE pwned_log_key(i INT);#", "\\'); CREATE TABLE pwned_log_backslash(i INT);#"];
+      const sent = [];
+      for (const [i, value] of HOSTILE.entries()) {
+        const path = `/v1/events/${encodeURIComponent(value)}`;
+        const requestId = `hostile-log-${i}`;
+        const answer = await ctx
+          .http()
+          .get(path)
+          .set(AUTH)
+          .set('X-Request-Id', requestId)
+          .set('Idempotency-Key', keys[i % 2]);
+        expectError(answer, 404, 'EVENT_NOT_FOUND');
+        sent.push({ requestId, path, idempotencyKey: keys[i % 2], error: { code: answer.body.code, message: answer.body.message } });
+      }
+      for (const { requestId, path, idempotencyKey, error } of sent) {
+        let entry = await ctx.http().get(`/v1/requests/${requestId}`).set(AUTH);
+        for (let waited = 0; entry.status === 404 && waited < 3000; waited += 100) {
+          await new Promise((wait) => setTimeout(wait, 100));
+          entry = await ctx.http().get(`/v1/requests/${requestId}`).set(AUTH);
+        }
+        expect(entry.body).toMatchObject({ id: requestId, method: 'GET', path, status: 404, idempotencyKey, error });
+      }
+      await expectNothingRan(petsMade);
+    });
+
     it('answers hostile paths and queries as not found or not valid, and runs none of them', async () => {
       for (const value of HOSTILE) {
         const path = encodeURIComponent(value);
