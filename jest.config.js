@@ -31,6 +31,8 @@ export default {
       globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
     },
   ],
-  // A global option: Jest ignores it inside a project.
+  // Global options: Jest ignores them inside a project.
   testTimeout: 60_000,
+  // Each file's time, for the slowest files `npm test` ends with (scripts/test-all.sh).
+  reporters: ['default', '<rootDir>/scripts/jest-file-times.js'],
 };
