@@ -70,10 +70,10 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-def released_documents(document: Schema) -> list[Schema]:
+def released_documents(document: Schema, folder: Path = RELEASES) -> list[Schema]:
     """The documents of the releases of `document`'s major version kept in contract/, oldest first."""
     major = version_key(document["info"]["version"])[0]
-    releases = [json.loads(path.read_text(encoding="utf-8")) for path in RELEASES.glob("openapi-*.json")]
+    releases = [json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("openapi-*.json")]
     return sorted(
         (release for release in releases if version_key(release["info"]["version"])[0] == major),
         key=lambda release: version_key(release["info"]["version"]),
@@ -418,12 +418,14 @@ def render_version(document: Schema) -> str:
     )
 
 
-def main() -> None:
-    document = json.loads(DOCUMENT.read_text(encoding="utf-8"))
-    MODELS.write_text(render(document), encoding="utf-8")
-    VERSION.write_text(render_version(document), encoding="utf-8")
-    print(f"wrote {MODELS.relative_to(ROOT)} and {VERSION.relative_to(ROOT)}", file=sys.stderr)
+def main(root: Path = ROOT) -> None:
+    """Writes the modules of the checkout at `root` (`npm run openapi` gives its staging copy) from its openapi.json and contract/."""
+    document = json.loads((root / DOCUMENT.relative_to(ROOT)).read_text(encoding="utf-8"))
+    models, version = (root / path.relative_to(ROOT) for path in (MODELS, VERSION))
+    models.write_text(render(document, released_documents(document, root / RELEASES.relative_to(ROOT))), encoding="utf-8")
+    version.write_text(render_version(document), encoding="utf-8")
+    print(f"wrote {models.relative_to(root)} and {version.relative_to(root)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT)
