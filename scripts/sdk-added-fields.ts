@@ -17,6 +17,7 @@ interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   default?: unknown;
+  nullable?: boolean;
   $ref?: string;
 }
 
@@ -81,9 +82,14 @@ export function sdkAddedFieldsModule(document: Document, releases: readonly Docu
   ].join('\n');
 }
 
-/** The value a field added in `since` is read as where the wire lacks it, as TypeScript: `{}`, `[]` or its default. */
+/**
+ * The value a field added in `since` is read as where the wire lacks it, as TypeScript: null when it
+ * may be null, else `{}`, `[]` or its default. The Python client's generator has the same rule
+ * (`absent_value`); test/unit/typescript-sdk.spec.ts holds the two together.
+ */
 function absentValue(schema: Schema, what: string, since: string, schemas: Record<string, Schema>): string {
   const resolved = schema.$ref ? schemas[nameOf(schema.$ref)] : schema;
+  if (schema.nullable || resolved.nullable) return 'null';
   if (resolved.type === 'object') return '({})';
   if (resolved.type === 'array') return '[]';
   if (resolved.default !== undefined) return JSON.stringify(resolved.default);

@@ -49,6 +49,15 @@ describe('the TypeScript SDK against the committed document', () => {
     expect(sdkAddedFieldsModule(document, [document])).toContain('export const ADDED_FIELDS = {\n} as const;');
   });
 
+  it('reads an added field that may be null as null where the wire lacks it, as the Python client’s generator does', () => {
+    const released = structuredClone(document);
+    released.info.version = '1.4.0';
+    const changed = structuredClone(document);
+    changed.components.schemas.Pet.properties.nickname = { type: 'string', nullable: true };
+    changed.components.schemas.Pet.required.push('nickname');
+    expect(sdkAddedFieldsModule(changed, [released])).toContain('    nickname: () => null,');
+  });
+
   it('depends on nothing at run time', () => {
     expect(manifest.dependencies ?? {}).toEqual({});
   });

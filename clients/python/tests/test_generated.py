@@ -57,6 +57,10 @@ def test_a_required_field_no_release_had_defaults_when_absent_and_one_without_an
     changed["components"]["schemas"]["Pet"]["properties"]["nickName"]["default"] = "none"
     assert "    nick_name: str = 'none'\n" in generate.render(changed, [released])
 
+    # One rule with the TypeScript SDK's (scripts/sdk-added-fields.ts): one that may be null reads as None.
+    changed["components"]["schemas"]["Pet"]["properties"]["nickName"] = {"type": "string", "nullable": True}
+    assert 'nick_name=wire["nickName"] if "nickName" in wire else None,' in generate.render(changed, [released])
+
 
 def test_a_merge_patch_member_that_may_be_null_is_omitted_when_left_out_and_null_when_none() -> None:
     assert "    metadata: dict[str, str | None] | None | Omitted = OMITTED\n" in generate.render(DOCUMENT)
