@@ -35,24 +35,27 @@ describe('the TypeScript SDK against the committed document', () => {
   });
 
   it('adds to that list a required field no release had, and refuses one it has no value to read as', () => {
+    // Made-up versions, so that no release of ours changes what this case reads.
     const released = structuredClone(document);
-    released.info.version = '1.4.0';
+    released.info.version = '1.90.0';
     const changed = structuredClone(document);
+    changed.info.version = '1.91.0';
     changed.components.schemas.Order.properties.note = { type: 'string' };
     changed.components.schemas.Order.required.push('note');
     expect(() => sdkAddedFieldsModule(changed, [released])).toThrow(
-      'Order.note is required and added in 1.5.0: an older answer lacks it, and it has no value to be read as',
+      'Order.note is required and added in 1.91.0: an older answer lacks it, and it has no value to be read as',
     );
     changed.components.schemas.Order.properties.note.default = '';
-    expect(sdkAddedFieldsModule(changed, [released])).toContain('  Order: {\n    /** Since 1.5.0. */\n    note: () => "",\n  },');
+    expect(sdkAddedFieldsModule(changed, [released])).toContain('  Order: {\n    /** Since 1.91.0. */\n    note: () => "",\n  },');
     // Every field a release had is no addition.
     expect(sdkAddedFieldsModule(document, [document])).toContain('export const ADDED_FIELDS = {\n} as const;');
   });
 
   it('reads an added field that may be null as null where the wire lacks it, as the Python client’s generator does', () => {
     const released = structuredClone(document);
-    released.info.version = '1.4.0';
+    released.info.version = '1.90.0';
     const changed = structuredClone(document);
+    changed.info.version = '1.91.0';
     changed.components.schemas.Pet.properties.nickname = { type: 'string', nullable: true };
     changed.components.schemas.Pet.required.push('nickname');
     expect(sdkAddedFieldsModule(changed, [released])).toContain('    nickname: () => null,');
