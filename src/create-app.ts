@@ -21,6 +21,7 @@ import { PINO_LOGGER } from './logging/logging.module.js';
 import { accessLogLine } from './http/access-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { RequestLogWriter } from './request-log/request-log.writer.js';
+import { parseQueryString } from './validation/query-string.js';
 
 /**
  * Builds and initialises the service, ready to listen: the one place the Express application is
@@ -45,6 +46,8 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
   app.set(PUBLIC_BASE_URL_SETTING, config.publicBaseUrl);
   const trustProxy = trustedProxies(config.trustProxy);
   app.set('trust proxy', trustProxy);
+  // Express's own parser, with a mark on a query it could not read whole, for the validation pipe's 400.
+  app.set('query parser', parseQueryString);
   // Express would hash every response body for a weak ETag that no API client revalidates with.
   app.set('etag', false);
   const serverMethods = () => app.get(RouteTable).methodsOfAnyRoute();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ValidationFailedException } from '../errors/api-exception.js';
+import { isStorableInstant } from '../validation/is-date-time.validator.js';
 
 /** The filter a listing was made with. */
 export type ListFilter = Readonly<Record<string, string | undefined>>;
@@ -9,9 +10,11 @@ const CHECK_BYTES = 6;
 /**
  * An opaque keyset cursor: the last id of a page, which listing it belongs to and that listing's
  * filter, in base64url, with a check so that a broken or edited cursor is refused, as is one from
- * another listing or filter. The check is a plain digest, not a secret:
- * a forged cursor could only name a position anyone can page to, so there is nothing to protect
- * beyond the cursor's integrity, and no key to share between instances.
+ * another listing or filter. The check is a plain digest, not a secret (anyone can make a cursor
+ * that passes it): a secret would have to be configured alike on every instance and kept across
+ * restarts, and a forged cursor can name no row a client cannot page to. So every field a cursor
+ * decodes to is validated as a client's value is (decodePosition): a forged one is a 400, never a
+ * position the database cannot take.
  */
 export function encodeCursor(after: number | TimePosition, listing: string, filter: ListFilter): string {
   const payload = Buffer.from(JSON.stringify([after, scope(listing, filter)])).toString('base64url');
@@ -23,7 +26,10 @@ export function decodeCursor(cursor: string, listing: string, filter: ListFilter
   return decodePosition(cursor, listing, filter, (after): after is number => isId(after));
 }
 
-/** A position in a listing newest first: the time (ms since the epoch) and the row id of the last item of a page. */
+/**
+ * A position in a listing newest first: the time (ms since the epoch, in the years 1000 to 9999
+ * as a DATETIME holds it) and the row id of the last item of a page.
+ */
 export type TimePosition = readonly [number, number];
 
 /** The time and row a page newest first continues after (a TimePosition); 400 as decodeCursor. */
@@ -32,7 +38,7 @@ export function decodeTimeCursor(cursor: string, listing: string, filter: ListFi
     cursor,
     listing,
     filter,
-    (after): after is TimePosition => Array.isArray(after) && after.length === 2 && Number.isSafeInteger(after[0]) && isId(after[1]),
+    (after): after is TimePosition => Array.isArray(after) && after.length === 2 && isStorableInstant(after[0]) && isId(after[1]),
   );
 }
 
@@ -45,6 +51,7 @@ function decodePosition<P>(cursor: string, listing: string, filter: ListFilter, 
   throw new ValidationFailedException('cursor is not valid for this listing: use the URL of a Link rel="next" header as it is.');
 }
 
+/** An id as the service assigns them: an integer from 1 to 2^53-1. */
 function isId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }

@@ -10,6 +10,11 @@ const RFC_3339 =
 const EARLIEST = Date.UTC(1000, 0, 1);
 const LATEST = Date.UTC(10000, 0, 1) - 1;
 
+/** Whether `instant` (ms since the epoch) is a whole millisecond in the years 1000 to 9999: what DATETIME(3) and a Date both hold. */
+export function isStorableInstant(instant: unknown): instant is number {
+  return typeof instant === 'number' && Number.isInteger(instant) && instant >= EARLIEST && instant <= LATEST;
+}
+
 /**
  * The one rule for every date-time a client sends (DECISIONS "Dates"): an RFC 3339 date-time that
  * names a real instant the database can hold. The calendar date must exist (JavaScript would roll
@@ -18,8 +23,7 @@ const LATEST = Date.UTC(10000, 0, 1) - 1;
  */
 export function isDateTime(value: unknown): value is string {
   if (typeof value !== 'string' || !RFC_3339.test(value)) return false;
-  const instant = Date.parse(value);
-  if (Number.isNaN(instant) || instant < EARLIEST || instant > LATEST) return false;
+  if (!isStorableInstant(Date.parse(value))) return false;
   const [year, month, day] = value.slice(0, 10).split('-').map(Number);
   const calendar = new Date(Date.UTC(year, month - 1, day));
   return calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;

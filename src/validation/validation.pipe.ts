@@ -4,6 +4,7 @@ import { type ValidationError, type ValidatorOptions, validateSync } from 'class
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { validatedPropertyNames } from '../platform/class-validator-metadata.js';
 import { fieldsNullMayNotRemove, nullRefused } from './merge-patch.js';
+import { refuseUnreadQuery } from './query-string.js';
 import { queryObjectsOf } from './query-transforms.js';
 
 /**
@@ -27,6 +28,7 @@ export class ApiValidationPipe implements PipeTransform {
     // Path parameters go through their own parse pipes; a route without a DTO class takes what it gets.
     if ((type !== 'body' && type !== 'query') || !metatype || UNVALIDATED.has(metatype)) return value;
     if (type === 'query') {
+      refuseUnreadQuery(value);
       const query: Record<string, unknown> = { ...(value as object) };
       const objects = takeQueryObjects(metatype, query);
       refuseBracketForms(metatype, query);
