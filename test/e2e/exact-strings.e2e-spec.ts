@@ -20,7 +20,8 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
  * `A` are two values wherever the service compares text. MySQL's utf8mb4_bin ignored trailing spaces.
  */
 describe.each(DATABASE_KINDS)('text compared exactly on %s', (kind) => {
-  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0' });
+  // Webhook endpoints on 127.0.0.1 over http, which nothing is sent to: only their ids are asked for.
+  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
   const http = () => ctx.http();
   const createPet = (body: Body, headers: Record<string, string> = {}) =>
     http()
@@ -139,6 +140,18 @@ describe.each(DATABASE_KINDS)('text compared exactly on %s', (kind) => {
     expect((await http().get('/v1/requests/exact-log-0').set(AUTH)).status).toBe(200);
     expectError(await http().get('/v1/requests/exact-log-0%20').set(AUTH), 404, 'REQUEST_NOT_FOUND');
     expectError(await http().get('/v1/requests/EXACT-LOG-0').set(AUTH), 404, 'REQUEST_NOT_FOUND');
+  });
+
+  it('finds a webhook endpoint by its id exactly', async () => {
+    const made = await http()
+      .post('/v1/webhook-endpoints')
+      .set(AUTH)
+      .send({ url: 'http://127.0.0.1:9/exact', events: ['pet.deleted'] });
+    expect(made.status).toBe(201);
+    expect((await http().get(`/v1/webhook-endpoints/${made.body.id}`).set(AUTH)).status).toBe(200);
+    expectError(await http().get(`/v1/webhook-endpoints/${made.body.id}%20`).set(AUTH), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+    expectError(await http().delete(`/v1/webhook-endpoints/${made.body.id}%20`).set(AUTH), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+    expect((await http().get(`/v1/webhook-endpoints/${made.body.id}`).set(AUTH)).status).toBe(200);
   });
 
   it('finds an event by its id exactly', async () => {
