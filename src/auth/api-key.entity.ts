@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { UNICODE_TEXT } from '../database/entity-columns.js';
+import { COMPARED_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { formatScopes, SCOPES } from './scopes.js';
 
@@ -10,14 +10,14 @@ export class ApiKey extends NumericIdEntity {
   @Column({ type: 'varchar', length: 100, ...UNICODE_TEXT })
   name: string;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, ...COMPARED_TEXT })
   prefix: string;
 
-  @Column({ name: 'key_hash', type: 'varchar', length: 64 })
+  @Column({ name: 'key_hash', type: 'varchar', length: 64, ...COMPARED_TEXT })
   keyHash: string;
 
   /** Space-separated scopes (see scopes.ts). */
-  @Column({ type: 'varchar', length: 255, default: formatScopes(SCOPES) })
+  @Column({ type: 'varchar', length: 255, default: formatScopes(SCOPES), ...COMPARED_TEXT })
   scopes: string;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
-import { EXACT_TEXT, uniqueColumnName } from '../database/entity-columns.js';
+import { COMPARED_TEXT, EXACT_TEXT, uniqueColumnName } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 
 /**
@@ -13,10 +13,10 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 @Index('IDX_events_created_at', ['createdAt'])
 export class EventRecord extends NumericIdEntity {
   /** `evt_…`, the id the API and the deliveries (`webhook-id`) show. */
-  @Column({ name: 'public_id', type: 'varchar', length: 40, ...EXACT_TEXT })
+  @Column({ name: 'public_id', type: 'varchar', length: 40, ...COMPARED_TEXT })
   publicId: string;
 
-  @Column({ type: 'varchar', length: 64 })
+  @Column({ type: 'varchar', length: 64, ...COMPARED_TEXT })
   type: string;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { EXACT_TEXT } from '../database/entity-columns.js';
+import { COMPARED_TEXT, EXACT_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 
 export type IdempotencyState = 'in_flight' | 'done';
@@ -9,16 +9,16 @@ export type IdempotencyState = 'in_flight' | 'done';
 @Index('UQ_idempotency_records_key', ['keyId', 'idempotencyKey'], { unique: true })
 @Index('IDX_idempotency_records_expires_at', ['expiresAt'])
 export class IdempotencyRecord extends NumericIdEntity {
-  @Column({ name: 'key_id', type: 'varchar', length: 64 })
+  @Column({ name: 'key_id', type: 'varchar', length: 64, ...COMPARED_TEXT })
   keyId: string;
 
-  @Column({ name: 'idempotency_key', type: 'varchar', length: 255, ...EXACT_TEXT })
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 255, ...COMPARED_TEXT })
   idempotencyKey: string;
 
-  @Column({ name: 'request_hash', type: 'varchar', length: 64 })
+  @Column({ name: 'request_hash', type: 'varchar', length: 64, ...COMPARED_TEXT })
   requestHash: string;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, ...COMPARED_TEXT })
   state: IdempotencyState;
 
   @Column({ name: 'response_status', type: 'int', nullable: true })

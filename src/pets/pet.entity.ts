@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { EXACT_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
+import { COMPARED_TEXT, EXACT_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { METADATA_COLUMN, type Metadata } from '../validation/metadata.js';
 import type { PetStatus } from './pet-status.js';
@@ -13,7 +13,7 @@ export class Pet extends NumericIdEntity {
   @Column({ name: 'category_id', type: 'bigint' })
   categoryId: number;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, ...COMPARED_TEXT })
   status: PetStatus;
 
   /** Counted up by every change, for 1.4.0, which changes a row only at the version it read: kept while it may run beside this one (a rolling upgrade). */

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { EXACT_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
+import { COMPARED_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 
 /**
@@ -17,25 +17,25 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 @Index('IDX_request_log_created_at', ['createdAt'])
 export class RequestLogEntry extends NumericIdEntity {
   /** Its X-Request-Id: the client's, when it sent a sane one, so not unique. */
-  @Column({ name: 'request_id', type: 'varchar', length: 128, ...EXACT_TEXT })
+  @Column({ name: 'request_id', type: 'varchar', length: 128, ...COMPARED_TEXT })
   requestId: string;
 
-  @Column({ name: 'key_id', type: 'varchar', length: 64, ...EXACT_TEXT })
+  @Column({ name: 'key_id', type: 'varchar', length: 64, ...COMPARED_TEXT })
   keyId: string;
 
   /** When the request arrived. */
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, ...COMPARED_TEXT })
   method: string;
 
   /** The target as sent, credential-like query values `[redacted]`. */
-  @Column({ type: 'varchar', length: 2048, ...EXACT_TEXT })
+  @Column({ type: 'varchar', length: 2048, ...COMPARED_TEXT })
   path: string;
 
   /** The operationId of the route that took it; null for none (a 404 ROUTE_NOT_FOUND). */
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: 64, nullable: true, ...COMPARED_TEXT })
   operation: string | null;
 
   @Column({ type: 'int' })
@@ -48,19 +48,19 @@ export class RequestLogEntry extends NumericIdEntity {
   @Column({ name: 'duration_ms', type: 'int' })
   durationMs: number;
 
-  @Column({ name: 'idempotency_key', type: 'varchar', length: 255, nullable: true, ...EXACT_TEXT })
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 255, nullable: true, ...COMPARED_TEXT })
   idempotencyKey: string | null;
 
   @Column({ type: 'boolean' })
   replayed: boolean;
 
-  @Column({ name: 'error_code', type: 'varchar', length: 64, nullable: true })
+  @Column({ name: 'error_code', type: 'varchar', length: 64, nullable: true, ...COMPARED_TEXT })
   errorCode: string | null;
 
   @Column({ name: 'error_message', type: 'varchar', length: 1024, nullable: true, ...UNICODE_TEXT })
   errorMessage: string | null;
 
-  @Column({ name: 'client_address', type: 'varchar', length: 64 })
+  @Column({ name: 'client_address', type: 'varchar', length: 64, ...COMPARED_TEXT })
   clientAddress: string;
 
   @Column({ name: 'user_agent', type: 'varchar', length: 255, nullable: true, ...UNICODE_TEXT })

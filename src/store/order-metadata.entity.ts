@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { EXACT_TEXT } from '../database/entity-columns.js';
+import { COMPARED_TEXT } from '../database/entity-columns.js';
 import { Order } from './order.entity.js';
 
 /**
@@ -13,10 +13,10 @@ export class OrderMetadataEntry {
   @PrimaryColumn({ name: 'order_id', type: 'bigint' })
   orderId: number;
 
-  @PrimaryColumn({ type: 'varchar', length: 40, ...EXACT_TEXT })
+  @PrimaryColumn({ type: 'varchar', length: 40, ...COMPARED_TEXT })
   name: string;
 
-  @Column({ type: 'varchar', length: 500, ...EXACT_TEXT })
+  @Column({ type: 'varchar', length: 500, ...COMPARED_TEXT })
   value: string;
 
   /** Declared for the foreign key only. */

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { EXACT_TEXT } from '../database/entity-columns.js';
+import { COMPARED_TEXT, EXACT_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { METADATA_COLUMN, type Metadata } from '../validation/metadata.js';
 import { Pet } from '../pets/pet.entity.js';
@@ -20,7 +20,7 @@ export class Order extends NumericIdEntity {
   @Column({ type: 'int' })
   quantity: number;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, ...COMPARED_TEXT })
   status: OrderStatus;
 
   @Column({ name: 'ship_date', type: 'datetime', precision: 3, nullable: true })

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, Unique } from 'typeorm';
+import { COMPARED_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { EventRecord } from '../events/event-record.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -30,7 +31,7 @@ export class WebhookDelivery extends NumericIdEntity {
   @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'FK_webhook_deliveries_endpoint' })
   endpoint?: WebhookEndpoint;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, ...COMPARED_TEXT })
   state: DeliveryState;
 
   /** Attempts made so far. */
@@ -44,6 +45,6 @@ export class WebhookDelivery extends NumericIdEntity {
   @Column({ name: 'claimed_until', type: 'datetime', precision: 3, nullable: true })
   claimedUntil: Date | null;
 
-  @Column({ name: 'claim_token', type: 'varchar', length: 32, nullable: true })
+  @Column({ name: 'claim_token', type: 'varchar', length: 32, nullable: true, ...COMPARED_TEXT })
   claimToken: string | null;
 }

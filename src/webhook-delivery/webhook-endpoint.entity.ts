@@ -1,5 +1,5 @@
 import { Column, Entity, Unique } from 'typeorm';
-import { EXACT_TEXT, uniqueColumnName, UNICODE_TEXT } from '../database/entity-columns.js';
+import { COMPARED_TEXT, uniqueColumnName, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 
 /** Where events are POSTed, signed with `secret` (and `previousSecret` until a rotation's overlap ends). */
@@ -7,23 +7,23 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 @Unique(uniqueColumnName('webhook_endpoints', 'public_id'), ['publicId'])
 export class WebhookEndpoint extends NumericIdEntity {
   /** `we_…`, the id the API shows. */
-  @Column({ name: 'public_id', type: 'varchar', length: 40, ...EXACT_TEXT })
+  @Column({ name: 'public_id', type: 'varchar', length: 40, ...COMPARED_TEXT })
   publicId: string;
 
-  @Column({ type: 'varchar', length: 2048 })
+  @Column({ type: 'varchar', length: 2048, ...COMPARED_TEXT })
   url: string;
 
   /** Space-separated event types, or `*`. */
-  @Column({ type: 'varchar', length: 1024 })
+  @Column({ type: 'varchar', length: 1024, ...COMPARED_TEXT })
   events: string;
 
   @Column({ type: 'varchar', length: 255, nullable: true, ...UNICODE_TEXT })
   description: string | null;
 
-  @Column({ type: 'varchar', length: 64 })
+  @Column({ type: 'varchar', length: 64, ...COMPARED_TEXT })
   secret: string;
 
-  @Column({ name: 'previous_secret', type: 'varchar', length: 64, nullable: true })
+  @Column({ name: 'previous_secret', type: 'varchar', length: 64, nullable: true, ...COMPARED_TEXT })
   previousSecret: string | null;
 
   @Column({ name: 'previous_secret_until', type: 'datetime', precision: 3, nullable: true })
@@ -32,7 +32,7 @@ export class WebhookEndpoint extends NumericIdEntity {
   @Column({ type: 'boolean' })
   enabled: boolean;
 
-  @Column({ name: 'disabled_reason', type: 'varchar', length: 255, nullable: true })
+  @Column({ name: 'disabled_reason', type: 'varchar', length: 255, nullable: true, ...COMPARED_TEXT })
   disabledReason: string | null;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })

@@ -8,6 +8,7 @@ import { OneSuccessorPerKey1795219800000 } from '../../src/database/migrations/1
 import { ApiKeyTimesInMilliseconds1795219900000 } from '../../src/database/migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
 import { CompleteMeansDelivered1795220300000 } from '../../src/database/migrations/1795220300000-CompleteMeansDelivered.js';
 import { RequestLog1795220500000 } from '../../src/database/migrations/1795220500000-RequestLog.js';
+import { ExactComparedText1795220700000 } from '../../src/database/migrations/1795220700000-ExactComparedText.js';
 import { isUniqueViolation } from '../../src/database/constraint-violations.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -150,5 +151,40 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
       { name: 'everything', scopes: six },
       { name: 'reader', scopes: 'pets:read' },
     ]);
+  });
+
+  it('ExactComparedText brings the rows stored before it along, then tells a trailing space apart; a revert makes the columns 1.5.0 had', async () => {
+    const made = async () =>
+      kind === 'mysql'
+        ? dataSource.query(
+            "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation, " +
+              'COLUMN_DEFAULT AS byDefault FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ' +
+              "AND CONCAT(TABLE_NAME, '.', COLUMN_NAME) IN ('pet_metadata.value', 'pets.status', 'api_keys.scopes') ORDER BY name",
+          )
+        : [];
+    const asMade = await made();
+    await revertThrough(ExactComparedText1795220700000);
+    await dataSource.query("INSERT INTO pets (name, category_id, status) VALUES ('Tagged', 1, 'available')");
+    await dataSource.query("INSERT INTO pet_metadata (pet_id, name, value) VALUES (1, 'erp', 'A-1 ')");
+    const holding = async (value: string) =>
+      (await dataSource.query('SELECT pet_id FROM pet_metadata WHERE name = ? AND value = ?', ['erp', value])).length;
+    // 1.5.0's utf8mb4_bin pads; SQLite never did.
+    expect(await holding('A-1')).toBe(kind === 'mysql' ? 1 : 0);
+    const before = await made();
+    await dataSource.runMigrations();
+    expect([await holding('A-1'), await holding('A-1 ')]).toEqual([0, 1]);
+    expect(await made()).toEqual(asMade);
+    await dataSource.query(INSERT_OLDER_KEY, ['after', 'e'.repeat(64)]);
+    expect(await dataSource.query("SELECT scopes FROM api_keys WHERE name = 'after'")).toEqual([
+      { scopes: 'pets:read pets:write store:read store:write webhooks:read webhooks:write requests:read' },
+    ]);
+    await revertThrough(ExactComparedText1795220700000);
+    expect(await made()).toEqual(before);
+    if (kind === 'mysql')
+      expect(before.map(({ name, charset, collation }: Record<string, string>) => `${name} ${charset} ${collation}`).sort()).toEqual([
+        'api_keys.scopes latin1 latin1_swedish_ci',
+        'pet_metadata.value utf8mb4 utf8mb4_bin',
+        'pets.status latin1 latin1_swedish_ci',
+      ]);
   });
 });

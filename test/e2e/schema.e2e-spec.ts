@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource, EntityMetadata, Table } from 'typeorm';
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options.js';
+import { EXACT_COLLATION } from '../../src/database/entity-columns.js';
+import { exactCollation } from '../../src/database/migrations/portable-columns.js';
 import { ENTITIES } from '../../src/entities.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -53,14 +55,44 @@ describe.each(DATABASE_KINDS)('the entities and the migrations on %s', (kind) =>
     });
 
     // The schema builder compares no character sets: a name column that lost utf8mb4 would lose emoji.
+    // The entities name the exact collation as MySQL 8 does; MariaDB's own name for it reads as that.
     it('declares the character set and collation the migrations gave each column', async () => {
+      const exact = await exactCollation(dataSource);
       const declared = (await tablesOfEntities()).flatMap(([entity, table]) =>
         entity.columns.map(({ databaseName, charset, collation }) => {
           const column = table.columns.find(({ name }) => name === databaseName)!;
-          return { column: `${table.name}.${databaseName}`, entity: [charset, collation], migration: [column.charset, column.collation] };
+          const made = column.collation === exact ? EXACT_COLLATION : column.collation;
+          return { column: `${table.name}.${databaseName}`, entity: [charset, collation], migration: [column.charset, made] };
         }),
       );
       expect(declared.filter(({ entity, migration }) => entity.join() !== migration.join())).toEqual([]);
+    });
+
+    // Whatever the database's default (latin1 here), text is Unicode, and compared as SQLite compares it
+    // (a trailing space and a letter's case count) unless it is a label nothing compares.
+    it('makes every text column utf8mb4, binary and NO PAD but the labels', async () => {
+      const exact = await exactCollation(dataSource);
+      const columns: { name: string; charset: string; collation: string }[] = await dataSource.query(
+        "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name, CHARACTER_SET_NAME AS charset, COLLATION_NAME AS collation " +
+          'FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND CHARACTER_SET_NAME IS NOT NULL ' +
+          "AND TABLE_NAME <> 'migrations' ORDER BY name",
+      );
+      const labels = columns.filter(({ collation }) => collation === 'utf8mb4_unicode_ci').map(({ name }) => name);
+      expect(labels).toEqual([
+        'api_keys.name',
+        'pets.name',
+        'request_log.error_message',
+        'request_log.user_agent',
+        'webhook_attempts.error',
+        'webhook_attempts.response_excerpt',
+        'webhook_endpoints.description',
+      ]);
+      // JSON documents, stored byte for byte and never compared.
+      const documents = columns.filter(({ collation }) => collation === 'utf8mb4_bin').map(({ name }) => name);
+      expect(documents).toEqual(['events.payload', 'idempotency_records.response_body', 'orders.metadata', 'pets.metadata']);
+      const rest = columns.filter(({ name }) => !labels.includes(name) && !documents.includes(name));
+      expect(rest.filter(({ charset, collation }) => charset !== 'utf8mb4' || collation !== exact)).toEqual([]);
+      expect(rest.length).toBeGreaterThan(30);
     });
   } else {
     // TypeORM rebuilds a SQLite table for any difference, and the migrations give SQLite its own
