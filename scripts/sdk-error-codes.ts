@@ -16,7 +16,12 @@ interface DocumentWithErrorCodes {
 export function sdkErrorCodesModule(document: DocumentWithErrorCodes): string {
   const byStatus = document.components.schemas.Error['x-codes-by-status'];
   if (!byStatus) throw new Error('the document has no x-codes-by-status on its Error schema');
-  const entries = Object.entries(byStatus).map(([status, codes]) => `  ${status}: [${codes.map((code) => `'${code}'`).join(', ')}],`);
+  const entries = Object.entries(byStatus).map(([status, codes]) => {
+    const quoted = codes.map((code) => `'${code}'`);
+    const line = `  ${status}: [${quoted.join(', ')}],`;
+    // As Prettier writes it (printWidth 140), so that the lint's check passes the file as written.
+    return line.length <= 140 ? line : [`  ${status}: [`, ...quoted.map((code) => `    ${code},`), '  ],'].join('\n');
+  });
   return [
     "// Written by `npm run openapi` from openapi.json (the Error schema's x-codes-by-status): do not edit.",
     '',

@@ -52,6 +52,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
   app.set('etag', false);
   const serverMethods = () => app.get(RouteTable).methodsOfAnyRoute();
   const document = buildOpenApiDocument(app, config, DOCUMENT_CONTRIBUTIONS);
+  const requestLog = app.get(RequestLogWriter).recorder(operationOf(document));
   // Ahead of the documents and of Nest's routes, so that every response has an X-Request-Id, is
   // logged and counted, and carries helmet's headers. Swagger UI loads its scripts and styles from
   // files, which helmet's content security policy allows; upgrade-insecure-requests is left out
@@ -62,7 +63,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
       headers: constantHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })),
       finished: [
         accessLogLine(app.get<PinoLogger>(PINO_LOGGER)),
-        app.get(RequestLogWriter).recorder(operationOf(document)),
+        ...(requestLog ? [requestLog] : []),
         databaseOutageLog(app.get<PinoLogger>(PINO_LOGGER)),
         app.get(HttpMetrics).observe,
       ],

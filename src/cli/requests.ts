@@ -1,8 +1,10 @@
 /**
  * The operator's view of the request log, against whichever database DATABASE_URL names, with or
- * without the service running: `tail` follows new entries of every key, as `stripe logs tail` does;
- * `show ID` prints one request whole, what only the operator sees of it included (its key, client
- * address and User-Agent). `npm run requests -- --help` says how.
+ * without the service running: `tail` prints the last few entries of every key and follows new
+ * ones, as `tail -f` and `stripe logs tail` do; `show ID` prints one request whole, what only the
+ * operator sees of it included (its key, client address and User-Agent). What a client sent is
+ * printed with its control characters escaped and its key-shaped text redacted, so that it can
+ * neither drive the operator's terminal nor forge a line. `npm run requests -- --help` says how.
  * Exit codes: 0 done (tail: stopped by a signal), 1 failed (database, no such request), 2 used wrongly.
  */
 // First: refuses an unsupported Node before anything else loads.
@@ -13,22 +15,32 @@ import { DataSource } from 'typeorm';
 import { ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { Sql } from '../database/sql.js';
+import { redactKeys } from '../logging/redact-url.js';
 import { RequestLogEntry } from '../request-log/request-log.entity.js';
 import { RequestLogRepository, type StoredRequest } from '../request-log/request-log.repository.js';
 
-const USAGE = 'usage: npm run requests -- tail [--status 404|4xx] [--operation OPERATION_ID] [--key ID] | show REQUEST_ID | --help';
+const USAGE =
+  'usage: npm run requests -- tail [--lines N] [--status 404|4xx] [--operation OPERATION_ID] [--key ID] | show REQUEST_ID | --help';
 const HELP = `${USAGE}
 
-  tail            Prints each new request log entry of every key as it is written (a line each: time,
-                  status, operation, path, key, duration, error code) until interrupted (Ctrl-C).
+  tail            Prints the last entries of every key, then each new one as it is written (a line each:
+                  time, status, operation, path, key, duration, error code, and ×N for an entry of N
+                  rate-limited answers) until interrupted (Ctrl-C).
+    --lines N, -n N  How many of the last entries to print first (10; 0 for none).
     --status S    Only entries answered S (404) or of its class (4xx).
     --operation O Only entries of the operation O (an operationId, such as createPet).
     --key ID      Only entries of the key ID (its number in \`npm run apikey -- list\`, or an id as key-7 or env-…).
   show ID         Prints the entries of the request ID (an X-Request-Id), newest first, whole.
 
+What a client sent is printed with control characters escaped (\\x1b, \\n, \\u202e; a backslash as \\\\).
 The service writes entries in batches, within about a second of each answer; they are kept for
 REQUEST_LOG_DAYS days (7). Exit codes: 0 done, 1 failed, 2 used wrongly.
 `;
+
+/** How many of the last entries tail prints first, as tail(1) does. */
+const LAST_LINES = 10;
+/** How far back tail looks for its last entries when a filter leaves few: a bounded read, not the table. */
+const LAST_SCANNED = 10_000;
 
 /** How often tail asks for new entries. */
 const POLL_MS = 500;
@@ -42,7 +54,10 @@ class CliError extends Error {
   }
 }
 
-type Command = { run: 'help' } | { run: 'show'; requestId: string } | { run: 'tail'; status?: string; operation?: string; keyId?: string };
+type Command =
+  | { run: 'help' }
+  | { run: 'show'; requestId: string }
+  | { run: 'tail'; lines: number; status?: string; operation?: string; keyId?: string };
 
 function parseArguments(args: readonly string[]): Command {
   let parsed;
@@ -50,7 +65,13 @@ function parseArguments(args: readonly string[]): Command {
     parsed = parseArgs({
       args: [...args],
       allowPositionals: true,
-      options: { help: { type: 'boolean' }, status: { type: 'string' }, operation: { type: 'string' }, key: { type: 'string' } },
+      options: {
+        help: { type: 'boolean' },
+        lines: { type: 'string', short: 'n' },
+        status: { type: 'string' },
+        operation: { type: 'string' },
+        key: { type: 'string' },
+      },
     });
   } catch (error) {
     throw new CliError(`${error instanceof Error ? error.message : error}\n${USAGE}`, 2);
@@ -59,7 +80,13 @@ function parseArguments(args: readonly string[]): Command {
   const [run, ...rest] = positionals;
   if (values.help || run === 'help') return { run: 'help' };
   if (run === 'show') {
-    if (rest.length !== 1 || values.status !== undefined || values.operation !== undefined || values.key !== undefined)
+    if (
+      rest.length !== 1 ||
+      values.status !== undefined ||
+      values.operation !== undefined ||
+      values.key !== undefined ||
+      values.lines !== undefined
+    )
       throw new CliError(`show needs exactly one REQUEST_ID\n${USAGE}`, 2);
     return { run: 'show', requestId: rest[0] };
   }
@@ -69,24 +96,52 @@ function parseArguments(args: readonly string[]): Command {
       throw new CliError(`--status must be a status such as 404 or a class such as 4xx (got "${values.status}")`, 2);
     if (values.operation !== undefined && !/^[A-Za-z]{1,64}$/.test(values.operation))
       throw new CliError(`--operation must be an operationId such as createPet (got "${values.operation}")`, 2);
+    if (values.lines !== undefined && !(/^\d{1,4}$/.test(values.lines) && Number(values.lines) <= 1000))
+      throw new CliError(`--lines must be a number from 0 to 1000 (got "${values.lines}")`, 2);
     const keyId = values.key === undefined ? undefined : /^\d+$/.test(values.key) ? `key-${values.key}` : values.key;
-    return { run: 'tail', status: values.status, operation: values.operation, keyId };
+    return {
+      run: 'tail',
+      lines: values.lines === undefined ? LAST_LINES : Number(values.lines),
+      status: values.status,
+      operation: values.operation,
+      keyId,
+    };
   }
   throw new CliError(USAGE, 2);
 }
 
-/** One line of tail: time, status, operation, path, key, duration, error code. */
+/**
+ * Stored text as the operator's terminal may show it: key-shaped text redacted (entries 1.5.0 wrote
+ * may hold some), and every control character escaped (C0, DEL, C1, which some terminals read as
+ * ESC [, and the line and bidirectional controls of Unicode), and the backslash that escapes them.
+ */
+function printable(text: string): string {
+  return redactKeys(text).replace(
+    // eslint-disable-next-line no-control-regex -- the control characters are what it finds
+    /[\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    (character) => ESCAPES[character] ?? escapeCode(character.charCodeAt(0)),
+  );
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeCode(code: number): string {
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** One line of tail: time, status, operation, path, key, duration, error code, and how many answers it counts (×240). */
 function line(entry: StoredRequest): string {
   const operation = entry.operation ?? '-';
   return [
     entry.createdAt.toISOString(),
     entry.status,
     operation.padEnd(22),
-    entry.method,
-    entry.path,
-    entry.keyId,
+    printable(entry.method),
+    printable(entry.path),
+    printable(entry.keyId),
     `${entry.durationMs}ms`,
     entry.errorCode ?? '',
+    entry.count > 1 ? `×${entry.count}` : '',
   ]
     .join('  ')
     .trimEnd();
@@ -105,11 +160,12 @@ function whole(entry: StoredRequest): string {
     ['idempotencyKey', entry.idempotencyKey],
     ['replayed', entry.replayed],
     ['error', entry.errorCode === null ? null : `${entry.errorCode}: ${entry.errorMessage}`],
+    ['count', entry.count],
     ['key', entry.keyId],
     ['clientAddress', entry.clientAddress],
     ['userAgent', entry.userAgent],
   ];
-  return `${fields.map(([name, value]) => `${name.padEnd(15)}${value === null ? '-' : String(value)}`).join('\n')}\n`;
+  return `${fields.map(([name, value]) => `${name.padEnd(15)}${value === null ? '-' : printable(String(value))}`).join('\n')}\n`;
 }
 
 function matches(entry: StoredRequest, { status, operation, keyId }: Extract<Command, { run: 'tail' }>): boolean {
@@ -119,8 +175,26 @@ function matches(entry: StoredRequest, { status, operation, keyId }: Extract<Com
   return keyId === undefined || entry.keyId === keyId;
 }
 
+/** The last `count` entries that match, oldest first, looked for among the last LAST_SCANNED rows. */
+async function lastMatching(
+  entries: RequestLogRepository,
+  command: Extract<Command, { run: 'tail' }>,
+  from: number,
+): Promise<StoredRequest[]> {
+  const found: StoredRequest[] = [];
+  for (let before = from + 1, scanned = 0; found.length < command.lines && scanned < LAST_SCANNED;) {
+    const page = await entries.before(before, 500);
+    if (page.length === 0) break;
+    scanned += page.length;
+    before = page.at(-1)!.rowId;
+    found.push(...page.filter((entry) => matches(entry, command)));
+  }
+  return found.slice(0, command.lines).reverse();
+}
+
 async function tail(entries: RequestLogRepository, command: Extract<Command, { run: 'tail' }>, stopped: AbortSignal): Promise<void> {
   let after = await entries.lastRowId();
+  for (const entry of await lastMatching(entries, command, after)) process.stdout.write(`${line(entry)}\n`);
   process.stderr.write('requests: following new entries (Ctrl-C to stop)\n');
   while (!stopped.aborted) {
     const found = await entries.after(after, 500);

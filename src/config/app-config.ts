@@ -50,6 +50,8 @@ export abstract class AppConfig {
 }
 
 export interface RequestLogConfig {
+  /** Whether the request log is kept at all (REQUEST_LOG); off, nothing is recorded and GET /v1/requests says so. */
+  readonly enabled: boolean;
   /** Whether successful reads are kept too (REQUEST_LOG_READS); changes and failures always are. */
   readonly reads: boolean;
   /** Entries are purged this many days after their request (REQUEST_LOG_DAYS). */
@@ -157,6 +159,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       attemptTimeoutMs: read(() => parseInteger('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 100, 60_000), 10_000),
     },
     requestLog: {
+      enabled: read(() => parseBoolean('REQUEST_LOG', env.REQUEST_LOG, true), true),
       reads: read(() => parseBoolean('REQUEST_LOG_READS', env.REQUEST_LOG_READS, false), false),
       days: read(() => parseInteger('REQUEST_LOG_DAYS', env.REQUEST_LOG_DAYS, 7, 1, 3650), 7),
     },

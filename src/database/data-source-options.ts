@@ -15,6 +15,7 @@ import { CompleteMeansDelivered1795220300000 } from './migrations/1795220300000-
 import { Metadata1795220400000 } from './migrations/1795220400000-Metadata.js';
 import { RequestLog1795220500000 } from './migrations/1795220500000-RequestLog.js';
 import { ExactComparedText1795220700000 } from './migrations/1795220700000-ExactComparedText.js';
+import { RequestLogCount1795220800000 } from './migrations/1795220800000-RequestLogCount.js';
 import { acceptColumnType } from '../platform/typeorm-column-types.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   Metadata1795220400000,
   RequestLog1795220500000,
   ExactComparedText1795220700000,
+  RequestLogCount1795220800000,
 ];
 
 /**

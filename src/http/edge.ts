@@ -5,12 +5,13 @@ import { ANSWER_DEADLINE_MS } from '../config/deadlines.js';
 import type { ApiException } from '../errors/api-exception.js';
 import { databaseUnavailableAnswer, markDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { sendApiError } from '../errors/api-exception.filter.js';
+import { containsKey } from '../logging/redact-url.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import { toOriginForm } from './request-target.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** The client's X-Request-Id when it sent a sane one, else a new UUID; echoed on the response. */
+    /** The client's X-Request-Id when it sent a sane one (never one shaped like a key), else a new UUID; echoed on the response. */
     requestId: string;
     /** When the request arrived (performance.now()): its duration and answer deadline count from here. */
     arrivedAt: number;
@@ -81,7 +82,8 @@ export function httpEdge({ headers, finished, inFlight, serverMethods }: EdgeOpt
   return (request: Request, response: Response, next: NextFunction): void => {
     request.arrivedAt = performance.now();
     const sent = request.headers['x-request-id'];
-    request.requestId = typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
+    // A key sent as the id would be kept and logged wherever the id is: it is no sane id.
+    request.requestId = typeof sent === 'string' && SANE_REQUEST_ID.test(sent) && !containsKey(sent) ? sent : randomUUID();
     response.setHeader('X-Request-Id', request.requestId);
     for (const [name, value] of headers) response.setHeader(name, value);
     // Without a listener, an error of the response stream would end the process.

@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { ValidationFailedException } from '../errors/api-exception.js';
+import { containsKey } from '../logging/redact-url.js';
 import { IdempotentRequest } from './idempotency.js';
 
-/** 1 to 255 printable ASCII characters, bare or as a quoted string (RFC 8941 sf-string). */
+/**
+ * 1 to 255 printable ASCII characters, bare or as a quoted string (RFC 8941 sf-string), and not
+ * an API key: an Idempotency-Key is stored, logged and carried by events, where no key may be.
+ */
 export function parseIdempotencyKey(header: string): string {
   const key = /^".*"$/.test(header) ? header.slice(1, -1) : header;
   if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
     throw new ValidationFailedException('Idempotency-Key must be 1 to 255 printable ASCII characters.');
+  }
+  if (containsKey(key)) {
+    throw new ValidationFailedException(
+      'Idempotency-Key must not hold an API key (psk_…): it is stored and shown; revoke the key it holds.',
+    );
   }
   return key;
 }

@@ -40,6 +40,7 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: 'No webhook endpoint has id "we_3q8kF0aZ1x2Yb7Lm".' },
   EVENT_NOT_FOUND: { status: 404, message: 'No event has id "evt_2b7Vq0kQm9XcRz1L8hNw".' },
   REQUEST_NOT_FOUND: { status: 404, message: 'No request of this API key has id "4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17".' },
+  REQUEST_LOG_DISABLED: { status: 404, message: 'This service keeps no request log: its operator turned it off.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route matches GET /v1/pet.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'DELETE is not allowed on /v1/pets; allowed: GET, POST.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },

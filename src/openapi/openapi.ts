@@ -4,6 +4,7 @@ import {
   type HeaderObject,
   type OpenAPIObject,
   type OperationObject,
+  type ParameterObject,
   type ReferenceObject,
   type SchemaObject,
   SwaggerModule,
@@ -379,16 +380,36 @@ export function serveOpenApiDocument(app: NestExpressApplication, document: Open
   });
 }
 
+/** An operation of the document, as whoever records what a request reached needs it. */
+export interface DocumentedOperation {
+  readonly operationId: string;
+  /**
+   * Whether a query parameter's name (decoded) is one of the operation's own: a name it declares,
+   * or `name[…]` of one it declares as a deepObject (`metadata[erp_id]`).
+   */
+  readonly takesQueryParameter: (name: string) => boolean;
+}
+
 /**
- * The operationId of the operation a route serves, by its method and its path as Express names it
- * (`GET`, `/v1/pets/:petId`; HEAD is GET's): for whoever records what a request reached.
+ * The operation a route serves, by its method and its path as Express names it (`GET`,
+ * `/v1/pets/:petId`; HEAD is GET's), with its query parameters, from the document: for whoever
+ * records what a request reached.
  */
-export function operationOf(document: OpenAPIObject): (method: string, route: string) => string | null {
-  const operations = new Map<string, string>();
+export function operationOf(document: OpenAPIObject): (method: string, route: string) => DocumentedOperation | null {
+  const operations = new Map<string, DocumentedOperation>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
-      const operationId = item[method]?.operationId;
-      if (operationId) operations.set(`${method.toUpperCase()} ${API_PREFIX}${path.replace(/\{(\w+)\}/g, ':$1')}`, operationId);
+      const operation = item[method];
+      if (!operation?.operationId) continue;
+      const query = (operation.parameters ?? []).filter(
+        (parameter): parameter is ParameterObject => 'in' in parameter && parameter.in === 'query',
+      );
+      const names = new Set(query.map((parameter) => parameter.name));
+      const objects = new Set(query.filter((parameter) => parameter.style === 'deepObject').map((parameter) => parameter.name));
+      operations.set(`${method.toUpperCase()} ${API_PREFIX}${path.replace(/\{(\w+)\}/g, ':$1')}`, {
+        operationId: operation.operationId,
+        takesQueryParameter: (name) => names.has(name) || (objects.size > 0 && objects.has(/^([^[]*)\[[^\]]*\]$/.exec(name)?.[1] ?? '')),
+      });
     }
   }
   return (method, route) => operations.get(`${method === 'HEAD' ? 'GET' : method} ${route}`) ?? null;

@@ -22,7 +22,8 @@ export class RequestLogController {
     description:
       'The requests your API key made, newest first, as the service answered them: every change (POST, PATCH, DELETE) and every ' +
       'failure (and the successful reads, where the operator keeps those). Kept for 7 days (the operator sets it). Entries are ' +
-      'written in batches, within about a second of the answer. When more follow, a `Link` header with `rel="next"`.',
+      'written in batches, within about a second of the answer. A key’s rate-limited answers (429) are one entry a minute, ' +
+      'whose `count` says how many. When more follow, a `Link` header with `rel="next"`.',
   })
   @ApiOkResponse({
     description: 'A page of requests.',
@@ -36,6 +37,7 @@ export class RequestLogController {
       reason: 'limit, status, operation, idempotencyKey or cursor is not valid.',
       example: 'status must be a status such as 404, or a class such as 4xx.',
     },
+    REQUEST_LOG_DISABLED: 'The operator has turned the request log off: this service keeps none.',
   })
   @RequiresScope('requests:read')
   list(@Caller() key: ApiKeyPrincipal, @Query() query: ListRequestsQuery): Promise<Page<RequestEntryDto>> {
@@ -64,6 +66,7 @@ export class RequestLogController {
       example: 'If-Match must be * or a list of entity tags as the ETag header gives them ("…").',
     },
     REQUEST_NOT_FOUND: 'No request of this API key has this id (or it is older than the log keeps).',
+    REQUEST_LOG_DISABLED: 'The operator has turned the request log off: this service keeps none.',
   })
   @RequiresScope('requests:read')
   get(@Caller() key: ApiKeyPrincipal, @Param('requestId') requestId: string): Promise<RequestEntryDto> {

@@ -30,7 +30,7 @@ export class RequestLogEntry extends NumericIdEntity {
   @Column({ type: 'varchar', length: 16, ...COMPARED_TEXT })
   method: string;
 
-  /** The target as sent, credential-like query values `[redacted]`. */
+  /** The target as sent, a query value kept only under the operation's own parameters, key-shaped text `[redacted]`. */
   @Column({ type: 'varchar', length: 2048, ...COMPARED_TEXT })
   path: string;
 
@@ -59,6 +59,10 @@ export class RequestLogEntry extends NumericIdEntity {
 
   @Column({ name: 'error_message', type: 'varchar', length: 1024, nullable: true, ...UNICODE_TEXT })
   errorMessage: string | null;
+
+  /** The requests it stands for: 1, or a key's rate-limited answers (429) in the minute from this one. */
+  @Column({ type: 'int', default: 1 })
+  count: number;
 
   @Column({ name: 'client_address', type: 'varchar', length: 64, ...COMPARED_TEXT })
   clientAddress: string;

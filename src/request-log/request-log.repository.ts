@@ -32,6 +32,7 @@ const WRITTEN = [
   'replayed',
   'errorCode',
   'errorMessage',
+  'count',
   'clientAddress',
   'userAgent',
 ] as const;
@@ -69,6 +70,7 @@ export class RequestLogRepository {
   private readonly byRequestIdSql: string;
   private readonly afterSql: string;
   private readonly byRequestIdOfAnyKeySql: string;
+  private readonly beforeSql: string;
   /** A listing's statement for each shape of its filter, written out the first time it is asked for. */
   private readonly pageSql = new Map<string, string>();
 
@@ -84,6 +86,7 @@ export class RequestLogRepository {
     this.insertSql = insert.sql;
     this.byRequestIdSql = `SELECT ${this.columns} FROM request_log WHERE request_id = ? AND key_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`;
     this.afterSql = `SELECT ${this.columns} FROM request_log WHERE id > ? ORDER BY id LIMIT ?`;
+    this.beforeSql = `SELECT ${this.columns} FROM request_log WHERE id < ? ORDER BY id DESC LIMIT ?`;
     this.byRequestIdOfAnyKeySql = `SELECT ${this.columns} FROM request_log WHERE request_id = ? ORDER BY created_at DESC, id DESC LIMIT 20`;
   }
 
@@ -116,6 +119,25 @@ export class RequestLogRepository {
   /** Every key's entries written after row `afterRowId`, oldest first, for the operator's command. */
   after(afterRowId: number, limit: number): Promise<StoredRequest[]> {
     return this.sql.rows(this.afterSql, [afterRowId, limit], this.read);
+  }
+
+  /** Every key's entries before row `beforeRowId`, newest first, for the operator's command. */
+  before(beforeRowId: number, limit: number): Promise<StoredRequest[]> {
+    return this.sql.rows(this.beforeSql, [beforeRowId, limit], this.read);
+  }
+
+  /**
+   * Adds `more` to the count of the entry written for `entry` (a key's first rate-limited answer of
+   * a minute): found by its request id, as a request is, and told apart by its key, time and status.
+   */
+  async addToCount(entry: LoggedRequest, more: number): Promise<void> {
+    await this.sql.run('UPDATE request_log SET count = count + ? WHERE request_id = ? AND key_id = ? AND created_at = ? AND status = ?', [
+      more,
+      entry.requestId,
+      entry.keyId,
+      entry.createdAt,
+      entry.status,
+    ]);
   }
 
   /** The newest row id, for the operator's command to follow from. */

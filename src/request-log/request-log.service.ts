@@ -1,17 +1,29 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
 import { decodeTimeCursor, encodeCursor } from '../pagination/cursor.js';
 import { Page } from '../pagination/page.js';
 import type { ListRequestsQuery } from './dto/list-requests.query.js';
 import { RequestEntryDto } from './dto/request-entry.dto.js';
-import { RequestNotFoundException } from './request-log.exceptions.js';
+import { RequestLogDisabledException, RequestNotFoundException } from './request-log.exceptions.js';
 import { type RequestFilter, RequestLogRepository } from './request-log.repository.js';
 
-/** A key's own requests, newest first (several instances' entries merged by time), and one of them by its id. */
+/**
+ * A key's own requests, newest first (several instances' entries merged by time), and one of them
+ * by its id; with REQUEST_LOG=false, an answer that says the log is off rather than an empty one.
+ */
 @Injectable()
 export class RequestLogService {
-  constructor(private readonly entries: RequestLogRepository) {}
+  private readonly enabled: boolean;
+
+  constructor(
+    private readonly entries: RequestLogRepository,
+    config: AppConfig,
+  ) {
+    this.enabled = config.requestLog.enabled;
+  }
 
   async list(keyId: string, { limit, cursor, status, operation, idempotencyKey }: ListRequestsQuery): Promise<Page<RequestEntryDto>> {
+    if (!this.enabled) throw new RequestLogDisabledException();
     const filter: RequestFilter = {
       ...(status?.endsWith('xx') ? { statusClass: Number(status[0]) } : status ? { status: Number(status) } : {}),
       ...(operation ? { operation } : {}),
@@ -28,6 +40,7 @@ export class RequestLogService {
   }
 
   async get(keyId: string, requestId: string): Promise<RequestEntryDto> {
+    if (!this.enabled) throw new RequestLogDisabledException();
     const entry = await this.entries.byRequestId(keyId, requestId);
     if (!entry) throw new RequestNotFoundException(requestId);
     return RequestEntryDto.from(entry);

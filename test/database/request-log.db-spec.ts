@@ -30,6 +30,7 @@ describe.each(DATABASE_KINDS)('the request log table on %s', (kind) => {
     replayed: i % 4 === 0,
     errorCode: i % 3 === 0 ? 'VALIDATION_FAILED' : null,
     errorMessage: i === 9 ? `"Léa" 🐕 ${'é'.repeat(1010)}` : i % 3 === 0 ? 'name must be a string' : null,
+    count: i % 5 === 0 ? i + 1 : 1,
     clientAddress: '2001:db8::1',
     userAgent: i === 11 ? 'ü'.repeat(255) : 'jest',
   });
@@ -46,5 +47,29 @@ describe.each(DATABASE_KINDS)('the request log table on %s', (kind) => {
       after = page.at(-1)!.rowId;
     }
     expect(read.map(({ rowId: _rowId, ...stored }) => stored)).toEqual(written);
+  });
+
+  it('adds to the count of one entry, found by its request id, key, time and status, and of no other', async () => {
+    const keyId = `rl-db-count-${kind}`;
+    const first = { ...entry(1, keyId), requestId: 'rl-db-refused', status: 429, statusClass: 4, count: 3 };
+    // The same request id, sent again by the client: another entry, another time and status.
+    const again = { ...first, createdAt: new Date(first.createdAt.getTime() + 1), status: 201, statusClass: 2, count: 1 };
+    await entries.insert([first, again]);
+    await entries.addToCount(first, 237);
+    const stored = (await entries.byRequestIdOfAnyKey('rl-db-refused')).map(({ status, count }) => [status, count]);
+    expect(stored).toEqual([
+      [201, 1],
+      [429, 240],
+    ]);
+  });
+
+  it('reads every key’s entries before a row, newest first', async () => {
+    const last = await entries.lastRowId();
+    const before = await entries.before(last + 1, 3);
+    const ids = before.map((stored) => stored.rowId);
+    expect(ids).toHaveLength(3);
+    expect(ids[0]).toBe(last);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect((await entries.before(ids[2], 1))[0].rowId).toBeLessThan(ids[2]);
   });
 });

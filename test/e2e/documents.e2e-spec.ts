@@ -123,7 +123,7 @@ function neededScopes(scopes: readonly string[]): RegExp {
 }
 
 const REQUEST_OPERATIONS = [
-  ['/requests', 'get', 'listRequests', ['200', '304', '400', '401', '403', '412', '429', '500', '503'], ['requests:read']],
+  ['/requests', 'get', 'listRequests', ['200', '304', '400', '401', '403', '404', '412', '429', '500', '503'], ['requests:read']],
   ['/requests/{requestId}', 'get', 'getRequest', ['200', '304', '400', '401', '403', '404', '412', '429', '500', '503'], ['requests:read']],
 ] as const;
 

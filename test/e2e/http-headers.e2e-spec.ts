@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
@@ -30,6 +31,9 @@ describe.each(DATABASE_KINDS)('HTTP headers on %s', (kind) => {
       ['longer than 128 characters', 'x'.repeat(129)],
       ['with a space', 'two words'],
       ['empty', ''],
+      // It would be kept, logged and echoed wherever the id is (1.5.1).
+      ['shaped like an API key', `psk_${randomBytes(32).toString('base64url')}`],
+      ['an API key with its prefix percent-encoded', `%70sk_${randomBytes(32).toString('base64url')}`],
     ])('replaces a client id that is %s', async (_, id) => {
       expect((await ctx.http().get('/v1/pets').set(AUTH).set('X-Request-Id', id)).headers['x-request-id']).toMatch(UUID);
     });

@@ -68,6 +68,7 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
       idempotencyKey: null,
       replayed: false,
       error: { code: 'VALIDATION_FAILED', message: failed.body.message },
+      count: 1,
     });
     // Another key sees none of it.
     expectError(await entry('rl-failed-create', other), 404, 'REQUEST_NOT_FOUND');
@@ -182,6 +183,152 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
     if (kind === 'sqlite') {
       const file = await readFile(new URL(database.url.replace('sqlite:', 'file://')).pathname);
       for (const credential of [key, secret]) expect(file.includes(Buffer.from(credential))).toBe(false);
+    }
+  });
+  it('keeps no key: not in a path (its prefix percent-encoded), the ROUTE_NOT_FOUND message, an Idempotency-Key, an X-Request-Id or a User-Agent', async () => {
+    const issuer = app.get(ApiKeyIssuer);
+    const caller = (await issuer.create('leaks a key', {})).key;
+    const leaked = (await issuer.create('the leaked one', {})).key;
+    // Its text after `psk_`: what must be nowhere. A sandbox key (1.6.0) has the same shape, longer.
+    const secret = leaked.slice(4);
+    const sandbox = `psk_test_${secret}`;
+    const as = (call: request.Test, id: string) => call.set('Authorization', `Bearer ${caller}`).set('X-Request-Id', id);
+    const of = async (id: string) =>
+      (
+        await eventually(
+          () => entry(id, caller),
+          (response) => response.status === 200,
+        )
+      ).body as Entry & { path: string; idempotencyKey: string | null; error: { message: string } | null };
+
+    expectError(await as(http().get(`/v1/nowhere/%70sk_${secret}`), 'rl-key-path'), 404, 'ROUTE_NOT_FOUND');
+    expect(await of('rl-key-path')).toMatchObject({
+      path: '/v1/nowhere/psk_[redacted]',
+      error: { code: 'ROUTE_NOT_FOUND', message: 'No route matches GET /v1/nowhere/psk_[redacted].' },
+    });
+    expectError(await as(http().get(`/v1/pets/%70%73%6B%5F${secret}`), 'rl-key-pet'), 400, 'VALIDATION_FAILED');
+    expect((await of('rl-key-pet')).path).toBe('/v1/pets/psk_[redacted]');
+    expectError(await as(http().delete(`/v1/pets/987654321?x=${sandbox}`), 'rl-key-sandbox'), 404, 'PET_NOT_FOUND');
+    expect((await of('rl-key-sandbox')).path).toBe('/v1/pets/987654321?x=[redacted]');
+
+    // An Idempotency-Key that is a key is refused before anything keeps it (the log, the idempotency records, an event).
+    const keyed = await as(http().post('/v1/pets'), 'rl-key-idempotency').set('Idempotency-Key', leaked).send({ name: 'K', categoryId: 1 });
+    expectError(keyed, 400, 'VALIDATION_FAILED');
+    expect(keyed.body.message).toMatch(/^Idempotency-Key must not hold an API key/);
+    expectError(
+      await as(http().get('/v1/nowhere'), 'rl-key-idempotency-get').set('Idempotency-Key', `%70sk_${secret}`),
+      404,
+      'ROUTE_NOT_FOUND',
+    );
+    expect((await of('rl-key-idempotency')).idempotencyKey).toBeNull();
+    expect((await of('rl-key-idempotency-get')).idempotencyKey).toBeNull();
+
+    // A key as the X-Request-Id is not a sane id: the service makes its own, as for any other.
+    const named = await http().get('/v1/nowhere').set('Authorization', `Bearer ${caller}`).set('X-Request-Id', leaked);
+    expectError(named, 404, 'ROUTE_NOT_FOUND');
+    expect(named.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(named.body.requestId).toBe(named.headers['x-request-id']);
+    await of(named.headers['x-request-id']);
+
+    expectError(await as(http().get('/v1/nowhere'), 'rl-key-agent').set('User-Agent', `shop/2.1 (${leaked})`), 404, 'ROUTE_NOT_FOUND');
+    await of('rl-key-agent');
+
+    const rows = await app.get(DataSource).query('SELECT * FROM request_log');
+    const table = JSON.stringify(rows);
+    expect(table).toContain('shop/2.1 (psk_[redacted])');
+    for (const credential of [leaked, secret, caller, caller.slice(4)]) expect(table).not.toContain(credential);
+  });
+
+  it('keeps a query value only under the operation’s own parameters, every other one [redacted]', async () => {
+    const hidden = [
+      'api_key[]',
+      'x-api-key',
+      'private_key',
+      'jwt',
+      'X-Amz-Signature',
+      'passphrase',
+      'webhook_secret',
+      'credentials',
+      'cachebuster',
+    ].map((name, i) => [name, `s3cret-${i}`]);
+    const query = `${hidden.map(([name, value]) => `${name}=${value}`).join('&')}&a=1;api_key=s3cret-x&limit=5&status=sold&metadata[erp_id]=A-17&cursor=broken`;
+    expectError(await http().get(`/v1/pets?${query}`).set(AUTH).set('X-Request-Id', 'rl-query-own'), 400, 'VALIDATION_FAILED');
+    expect((await logged('rl-query-own')).body.path).toBe(
+      `/v1/pets?${hidden.map(([name]) => `${name}=[redacted]`).join('&')}&a=[redacted]&limit=5&status=sold&metadata[erp_id]=A-17&cursor=broken`,
+    );
+    // An operation that takes no query keeps no value of one; a request no operation took, none either.
+    expectError(
+      await http().post('/v1/pets?limit=5&token').set(AUTH).set('X-Request-Id', 'rl-query-create').send({ name: '' }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect((await logged('rl-query-create')).body.path).toBe('/v1/pets?limit=[redacted]&[redacted]');
+    expectError(await http().get('/v1/nowhere?limit=5').set(AUTH).set('X-Request-Id', 'rl-query-nowhere'), 404, 'ROUTE_NOT_FOUND');
+    expect((await logged('rl-query-nowhere')).body.path).toBe('/v1/nowhere?limit=[redacted]');
+    const table = JSON.stringify(await app.get(DataSource).query('SELECT * FROM request_log'));
+    for (const [, value] of [...hidden, ['', 's3cret-x']]) expect(table).not.toContain(value);
+  });
+});
+
+describe.each(DATABASE_KINDS)('the request log of a key past its rate limit on %s', (kind) => {
+  let database: TestDatabase;
+  let app: NestExpressApplication;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    app = await startApp(database, { RATE_LIMIT_PER_MINUTE: '60' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('keeps at most 61 entries of 300 creates at 60 a minute: the 60 answered, and one that counts the 240 refused', async () => {
+    const key = (await app.get(ApiKeyIssuer).create('floods', {})).key;
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const answered = await request(app.getHttpServer())
+        .post('/v1/pets')
+        .set('Authorization', `Bearer ${key}`)
+        .set('X-Request-Id', `rl-flood-${i}`)
+        .send({ name: `F${i}`, categoryId: 1 });
+      statuses.push(answered.status);
+    }
+    expect(statuses.filter((status) => status === 429)).toHaveLength(240);
+    type Row = { request_id: string; status: number; count: number };
+    const rows = await eventually(
+      (): Promise<Row[]> => app.get(DataSource).query('SELECT request_id, status, count FROM request_log'),
+      (found) => found.reduce((sum, row) => sum + Number(row.count), 0) === 300,
+    );
+    expect(rows.length).toBeLessThanOrEqual(61);
+    const refused = rows.filter((row) => Number(row.status) === 429);
+    expect(refused.map((row) => [row.request_id, Number(row.count)])).toEqual([[`rl-flood-${statuses.indexOf(429)}`, 240]]);
+  });
+});
+
+describe.each(DATABASE_KINDS)('the request log turned off (REQUEST_LOG=false) on %s', (kind) => {
+  let database: TestDatabase;
+  let app: NestExpressApplication;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    app = await startApp(database, { REQUEST_LOG: 'false', RATE_LIMIT_PER_MINUTE: '0' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('writes no entry, and says so to a key that asks for its requests', async () => {
+    const http = () => request(app.getHttpServer());
+    expect((await http().post('/v1/pets').set(AUTH).send({ name: 'Unlogged', categoryId: 1 })).status).toBe(201);
+    expectError(await http().post('/v1/pets').set(AUTH).set('X-Request-Id', 'rl-off').send({ name: '' }), 400, 'VALIDATION_FAILED');
+    expectError(await http().get('/v1/nowhere').set(AUTH), 404, 'ROUTE_NOT_FOUND');
+    // Longer than a batch waits.
+    await new Promise((wait) => setTimeout(wait, 600));
+    expect(await app.get(DataSource).query('SELECT * FROM request_log')).toEqual([]);
+    for (const path of ['/v1/requests', '/v1/requests/rl-off']) {
+      const answer = await http().get(path).set(AUTH);
+      expectError(answer, 404, 'REQUEST_LOG_DISABLED');
+      expect(answer.body.message).toBe('This service keeps no request log: its operator turned it off.');
     }
   });
 });

@@ -54,7 +54,7 @@ describe.each(DATABASE_KINDS)('the request log for the operator, and with REQUES
   });
 
   it('follows new entries of every key, filtered, a line each, until interrupted', async () => {
-    const tail = cli('tail', '--status', '4xx');
+    const tail = cli('tail', '--lines', '0', '--status', '4xx');
     try {
       await tail.waitForOutput(/following new entries/);
       await http().post('/v1/pets').set(AUTH).set('X-Request-Id', 'cli-tail-ok').send({ name: 'Tailed', categoryId: 1 });
@@ -67,6 +67,61 @@ describe.each(DATABASE_KINDS)('the request log for the operator, and with REQUES
       expect(tail.stdout).not.toContain('POST');
       tail.child.kill('SIGINT');
       expect(await tail.exitCode()).toBe(0);
+    } finally {
+      await tail.stop();
+    }
+  });
+
+  it('prints the last few entries first, oldest of them first, as tail does, then follows', async () => {
+    for (let i = 0; i < 3; i++) await http().delete(`/v1/pets/98765430${i}`).set(AUTH).set('X-Request-Id', `cli-last-${i}`);
+    let shown = cli('show', 'cli-last-2');
+    for (let tries = 0; (await shown.exitCode()) !== 0 && tries < 20; tries++) {
+      await new Promise((wait) => setTimeout(wait, 100));
+      shown = cli('show', 'cli-last-2');
+    }
+    const tail = cli('tail', '-n', '2', '--operation', 'deletePet');
+    try {
+      await tail.waitForOutput(/following new entries/);
+      const printed = tail.stdout.trimEnd().split('\n');
+      expect(printed).toHaveLength(2);
+      expect(printed[0]).toMatch(/ DELETE {2}\/v1\/pets\/987654301 .*PET_NOT_FOUND$/);
+      expect(printed[1]).toMatch(/ DELETE {2}\/v1\/pets\/987654302 .*PET_NOT_FOUND$/);
+      await http().delete('/v1/pets/987654303').set(AUTH);
+      await tail.waitForOutput(/\/v1\/pets\/987654303/, 5_000);
+    } finally {
+      await tail.stop();
+    }
+    expect(await cli('tail', '--lines', 'many').exitCode()).toBe(2);
+  });
+
+  it('prints what a client sent with its control characters escaped: it can neither drive the terminal nor forge a line', async () => {
+    // A property name is quoted in the error's message as sent; a header's bytes 0x80 to 0xff arrive as C1 controls.
+    const forged = '\u001b[2J\u001b[H\nkey            key-1\r\nclientAddress  10.0.0.1\u202e';
+    await http()
+      .post('/v1/pets')
+      .set(AUTH)
+      .set('X-Request-Id', 'cli-escape')
+      .set('User-Agent', 'agent\u009b2J')
+      .send({ name: 'Rex', categoryId: 1, [forged]: 1 });
+    let shown = cli('show', 'cli-escape');
+    for (let tries = 0; (await shown.exitCode()) !== 0 && tries < 20; tries++) {
+      await new Promise((wait) => setTimeout(wait, 100));
+      shown = cli('show', 'cli-escape');
+    }
+    // Nothing a terminal acts on: only printable text, and the newline that ends each field.
+    // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+    expect(shown.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028-\u202e]/);
+    expect(shown.stdout.match(/^key\s/gm)).toHaveLength(1);
+    expect(shown.stdout.match(/^clientAddress\s/gm)).toHaveLength(1);
+    expect(shown.stdout).toMatch(/^key\s+env-[0-9a-f]{12}$/m);
+    expect(shown.stdout).toContain('\\x1b[2J\\x1b[H\\nkey            key-1\\r\\nclientAddress  10.0.0.1\\u202e');
+    // The client sends U+009B as UTF-8 (C2 9B), which a header's Latin-1 reads as Â and the control.
+    expect(shown.stdout).toMatch(/^userAgent\s+agent\u00c2?\\x9b2J$/m);
+    const tail = cli('tail', '-n', '1', '--status', '400');
+    try {
+      await tail.waitForOutput(/following new entries/);
+      // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+      expect(tail.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
     } finally {
       await tail.stop();
     }

@@ -69,6 +69,7 @@ export function narrow(error: unknown): void {
       | 'WEBHOOK_ENDPOINT_NOT_FOUND'
       | 'EVENT_NOT_FOUND'
       | 'REQUEST_NOT_FOUND'
+      | 'REQUEST_LOG_DISABLED'
       | 'ROUTE_NOT_FOUND'
       | undefined = error.code;
     // @ts-expect-error a 404 never carries RATE_LIMITED

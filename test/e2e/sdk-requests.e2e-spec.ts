@@ -62,6 +62,7 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s request log on %s', (kind)
       idempotencyKey: expect.any(String), // the one the SDK made for the create
       replayed: false,
       error: { code: 'VALIDATION_FAILED', message: error.message },
+      count: 1,
     });
     expect(entry._request_id).toEqual(expect.any(String));
     expect((await petstore.requests.get(error.requestId!).withResponse()).status).toBe(200);

@@ -34,14 +34,20 @@ describe('loadAppConfig', () => {
         allowHttp: false,
         attemptTimeoutMs: 10_000,
       },
-      requestLog: { reads: false, days: 7 },
+      requestLog: { enabled: true, reads: false, days: 7 },
     });
   });
 
   it('reads the request log settings, and names each bad one', () => {
-    expect(loadAppConfig({ REQUEST_LOG_READS: 'true', REQUEST_LOG_DAYS: '30' }).requestLog).toEqual({ reads: true, days: 30 });
-    expect(() => loadAppConfig({ REQUEST_LOG_READS: 'yes', REQUEST_LOG_DAYS: '0' })).toThrow(
-      'invalid configuration: REQUEST_LOG_READS must be true or false (got "yes"); REQUEST_LOG_DAYS must be an integer from 1 to 3650 (got "0")',
+    expect(loadAppConfig({ REQUEST_LOG_READS: 'true', REQUEST_LOG_DAYS: '30' }).requestLog).toEqual({
+      enabled: true,
+      reads: true,
+      days: 30,
+    });
+    expect(loadAppConfig({ REQUEST_LOG: 'false' }).requestLog).toEqual({ enabled: false, reads: false, days: 7 });
+    expect(() => loadAppConfig({ REQUEST_LOG: 'off', REQUEST_LOG_READS: 'yes', REQUEST_LOG_DAYS: '0' })).toThrow(
+      'invalid configuration: REQUEST_LOG must be true or false (got "off"); REQUEST_LOG_READS must be true or false (got "yes"); ' +
+        'REQUEST_LOG_DAYS must be an integer from 1 to 3650 (got "0")',
     );
   });
 

@@ -5,11 +5,12 @@ import type { AppConfig } from '../../src/config/app-config.js';
 import type { FinishedRequest } from '../../src/http/edge.js';
 import type { HttpMetrics } from '../../src/metrics/http-metrics.js';
 import type { LoggedRequest, RequestLogRepository } from '../../src/request-log/request-log.repository.js';
-import { BATCH_SIZE, QUEUE_LIMIT, RequestLogWriter } from '../../src/request-log/request-log.writer.js';
+import { BATCH_SIZE, QUEUE_LIMIT, REFUSED_RUN_MS, RequestLogWriter } from '../../src/request-log/request-log.writer.js';
 
 /** A database that takes every batch, or refuses them while `down`; what it wrote, batch by batch. */
 function database() {
   const batches: LoggedRequest[][] = [];
+  const added: [string, number][] = [];
   const state = { down: false, slow: undefined as Promise<void> | undefined };
   const repository = {
     insert: async (entries: readonly LoggedRequest[]) => {
@@ -17,16 +18,21 @@ function database() {
       if (state.down) throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
       batches.push([...entries]);
     },
+    addToCount: async (entry: LoggedRequest, more: number) => {
+      await state.slow;
+      if (state.down) throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
+      added.push([entry.requestId, more]);
+    },
     purgeBatch: async () => 0,
   } as unknown as RequestLogRepository;
-  return { repository, batches, state };
+  return { repository, batches, added, state };
 }
 
-function writerOn(repository: RequestLogRepository, reads = false) {
+function writerOn(repository: RequestLogRepository, reads = false, clock = { now: () => Date.now() }) {
   const registry = new Registry();
-  const config = { requestLog: { reads, days: 7 } } as AppConfig;
-  const writer = new RequestLogWriter(repository, config, { now: () => Date.now() }, { registry } as unknown as HttpMetrics);
-  const record = writer.recorder(() => 'getPet');
+  const config = { requestLog: { enabled: true, reads, days: 7 } } as AppConfig;
+  const writer = new RequestLogWriter(repository, config, clock, { registry } as unknown as HttpMetrics);
+  const record = writer.recorder(() => ({ operationId: 'getPet', takesQueryParameter: () => false }))!;
   const metric = async (name: string) => (await registry.getSingleMetricAsString(name)).split('\n').filter((line) => !line.startsWith('#'));
   return { writer, record, metric };
 }
@@ -106,5 +112,49 @@ describe('the request log writer', () => {
     for (let i = 0; i < 3; i++) record(finished('PATCH', 200));
     await writer.onApplicationShutdown();
     expect(batches.flat()).toHaveLength(3);
+  });
+
+  it('counts a key’s rate-limited answers in one entry a minute, the first’s, and each key’s apart', async () => {
+    const { repository, batches, added } = database();
+    let now = Date.now();
+    const { record, writer } = writerOn(repository, false, { now: () => now });
+    const first = finished('POST', 429);
+    record(first);
+    for (let i = 0; i < 9; i++) record(finished('GET', 429));
+    record(finished('GET', 429, { keyId: 'key-2' }));
+    await settled();
+    expect(batches.flat().map(({ requestId, keyId, count }) => [requestId, keyId, count])).toEqual([
+      [first.request.requestId, 'key-1', 10],
+      [expect.any(String), 'key-2', 1],
+    ]);
+    // Later in the minute: the written entry's count grows.
+    for (let i = 0; i < 5; i++) record(finished('GET', 429));
+    await settled();
+    expect(added).toEqual([[first.request.requestId, 5]]);
+    // A minute on: a new entry; what the ended run still had to count is added to its own.
+    record(finished('GET', 429));
+    now += REFUSED_RUN_MS;
+    const next = finished('PATCH', 429);
+    record(next);
+    await writer.onApplicationShutdown();
+    expect(added).toEqual([
+      [first.request.requestId, 5],
+      [first.request.requestId, 1],
+    ]);
+    expect(
+      batches
+        .flat()
+        .map(({ requestId, count }) => [requestId, count])
+        .at(-1),
+    ).toEqual([next.request.requestId, 1]);
+    expect(batches.flat()).toHaveLength(3);
+  });
+
+  it('keeps nothing with REQUEST_LOG=false: the edge is given no recorder', () => {
+    const config = { requestLog: { enabled: false, reads: true, days: 7 } } as AppConfig;
+    const writer = new RequestLogWriter(database().repository, config, { now: () => Date.now() }, {
+      registry: new Registry(),
+    } as unknown as HttpMetrics);
+    expect(writer.recorder(() => null)).toBeUndefined();
   });
 });

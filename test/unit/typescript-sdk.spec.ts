@@ -25,13 +25,19 @@ describe('the TypeScript SDK against the committed document', () => {
     expect(readFileSync(SDK_VERSION_FILE, 'utf8')).toBe(sdkVersionModule(API_VERSION));
   });
 
-  it('reads the fields added since a release as `npm run openapi` writes them: Pet’s and Order’s metadata, since 1.5.0', async () => {
+  it('reads the fields added since a release as `npm run openapi` writes them: Pet’s and Order’s metadata (1.5.0), a request log entry’s count (1.5.1)', async () => {
     const written = sdkAddedFieldsModule(document, await releasedDocuments(document));
     expect(readFileSync(SDK_ADDED_FIELDS_FILE, 'utf8')).toBe(written);
-    expect(ADDED_FIELDS).toEqual({ Pet: { metadata: expect.any(Function) }, Order: { metadata: expect.any(Function) } });
+    expect(ADDED_FIELDS).toEqual({
+      Pet: { metadata: expect.any(Function) },
+      Order: { metadata: expect.any(Function) },
+      RequestLogEntry: { count: expect.any(Function) },
+    });
     expect(ADDED_FIELDS.Pet.metadata()).toEqual({});
     expect(ADDED_FIELDS.Pet.metadata()).not.toBe(ADDED_FIELDS.Pet.metadata());
+    expect(ADDED_FIELDS.RequestLogEntry.count()).toBe(1);
     expect(written).toContain('/** Since 1.5.0. */');
+    expect(written).toContain('/** Since 1.5.1. */');
   });
 
   it('adds to that list a required field no release had, and refuses one it has no value to read as', () => {

@@ -12,7 +12,7 @@ from ._api_model import ApiModel
 from ._not_modified import OMITTED, Omitted
 from ._wire import format_datetime, parse_datetime
 
-API_VERSION: Final = "1.5.0"
+API_VERSION: Final = "1.5.1"
 """The version of the document these types were written from."""
 
 PetStatus = Literal["available", "pending", "sold"]
@@ -31,6 +31,7 @@ ErrorCode = Literal[
     "WEBHOOK_ENDPOINT_NOT_FOUND",
     "EVENT_NOT_FOUND",
     "REQUEST_NOT_FOUND",
+    "REQUEST_LOG_DISABLED",
     "ROUTE_NOT_FOUND",
     "METHOD_NOT_ALLOWED",
     "REQUEST_TIMEOUT",
@@ -99,7 +100,7 @@ ERROR_CODES_BY_STATUS: Final[Mapping[int, tuple[ErrorCode, ...]]] = {
     400: ("VALIDATION_FAILED", "MALFORMED_JSON", "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE"),
     401: ("API_KEY_MISSING", "API_KEY_INVALID", "API_KEY_EXPIRED"),
     403: ("INSUFFICIENT_SCOPE",),
-    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "REQUEST_NOT_FOUND", "ROUTE_NOT_FOUND"),
+    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "REQUEST_NOT_FOUND", "REQUEST_LOG_DISABLED", "ROUTE_NOT_FOUND"),
     405: ("METHOD_NOT_ALLOWED",),
     408: ("REQUEST_TIMEOUT",),
     409: ("IDEMPOTENCY_KEY_IN_USE", "INVALID_TRANSITION", "PET_NOT_AVAILABLE", "PET_HAS_OPEN_ORDER", "PET_HAS_ORDERS"),
@@ -128,6 +129,7 @@ ErrorCode404 = Literal[
     "WEBHOOK_ENDPOINT_NOT_FOUND",
     "EVENT_NOT_FOUND",
     "REQUEST_NOT_FOUND",
+    "REQUEST_LOG_DISABLED",
     "ROUTE_NOT_FOUND",
 ]
 ErrorCode405 = Literal["METHOD_NOT_ALLOWED"]
@@ -967,7 +969,8 @@ class AnsweredError(ApiModel):
 class RequestLogEntry(ApiModel):
     """A request your API key made, as the service answered it: every change (POST, PATCH,
     DELETE) and every failure, and the successful reads where the operator keeps those too.
-    Never its body or a credential.
+    Never its body or a credential. A key’s rate-limited answers (429) are one entry a minute,
+    the first’s, whose `count` says how many there were.
     """
 
     id: str
@@ -976,8 +979,8 @@ class RequestLogEntry(ApiModel):
     """When the request arrived, in UTC with milliseconds."""
     method: str
     path: str
-    """The path and query as sent, the values of credential-like query parameters (`api_key`,
-    `access_token`, …) `[redacted]`.
+    """The path and query as sent, a query value only under the operation’s own parameters (every
+    other value `[redacted]`), and text shaped like an API key `psk_[redacted]`.
     """
     operation: str | None
     """The operationId of the operation the request reached; null when it reached none (404
@@ -995,6 +998,12 @@ class RequestLogEntry(ApiModel):
     """
     error: AnsweredError | None
     """The error answered, or null for a success."""
+    count: int = 1
+    """How many requests the entry stands for: 1, but for a rate-limited answer (429), every one
+    your key was refused in the minute from this one (their own ids are not kept). The
+    service's default: 1. Added in 1.5.1: an answer of an older version, or an event recorded
+    before, has none, read as 1.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> RequestLogEntry:
@@ -1010,6 +1019,7 @@ class RequestLogEntry(ApiModel):
             idempotency_key=wire["idempotencyKey"],
             replayed=wire["replayed"],
             error=None if wire["error"] is None else AnsweredError.from_wire(wire["error"]),
+            count=wire["count"] if "count" in wire else 1,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1025,6 +1035,7 @@ class RequestLogEntry(ApiModel):
             "idempotencyKey": self.idempotency_key,
             "replayed": self.replayed,
             "error": None if self.error is None else self.error.to_wire(),
+            "count": self.count,
         }
         return wire
 

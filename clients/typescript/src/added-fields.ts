@@ -13,6 +13,10 @@ export const ADDED_FIELDS = {
     /** Since 1.5.0. */
     metadata: () => ({}),
   },
+  RequestLogEntry: {
+    /** Since 1.5.1. */
+    count: () => 1,
+  },
 } as const;
 
 /** The schema of a webhook event's `data.object`, by the event's `type`. */

@@ -362,7 +362,7 @@ export interface paths {
         };
         /**
          * List your requests
-         * @description The requests your API key made, newest first, as the service answered them: every change (POST, PATCH, DELETE) and every failure (and the successful reads, where the operator keeps those). Kept for 7 days (the operator sets it). Entries are written in batches, within about a second of the answer. When more follow, a `Link` header with `rel="next"`. Needs an API key with the scope `requests:read`.
+         * @description The requests your API key made, newest first, as the service answered them: every change (POST, PATCH, DELETE) and every failure (and the successful reads, where the operator keeps those). Kept for 7 days (the operator sets it). Entries are written in batches, within about a second of the answer. A key’s rate-limited answers (429) are one entry a minute, whose `count` says how many. When more follow, a `Link` header with `rel="next"`. Needs an API key with the scope `requests:read`.
          */
         get: operations["listRequests"];
         put?: never;
@@ -437,7 +437,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters, not only white space.
@@ -784,7 +784,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -849,7 +849,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -863,7 +863,7 @@ export interface components {
             endpointId?: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description The error a request was answered with: its code and message, as the Error said them. */
         AnsweredError: {
             /** @example VALIDATION_FAILED */
@@ -871,7 +871,7 @@ export interface components {
             /** @example categoryId must be an integer from 1 to 9007199254740991. */
             message: string;
         };
-        /** @description A request your API key made, as the service answered it: every change (POST, PATCH, DELETE) and every failure, and the successful reads where the operator keeps those too. Never its body or a credential. */
+        /** @description A request your API key made, as the service answered it: every change (POST, PATCH, DELETE) and every failure, and the successful reads where the operator keeps those too. Never its body or a credential. A key’s rate-limited answers (429) are one entry a minute, the first’s, whose `count` says how many there were. */
         RequestLogEntry: {
             /**
              * @description The request id: its `X-Request-Id`, as answered (yours, when you sent one).
@@ -887,7 +887,7 @@ export interface components {
             /** @example POST */
             method: string;
             /**
-             * @description The path and query as sent, the values of credential-like query parameters (`api_key`, `access_token`, …) `[redacted]`.
+             * @description The path and query as sent, a query value only under the operation’s own parameters (every other value `[redacted]`), and text shaped like an API key `psk_[redacted]`.
              * @example /v1/pets
              */
             path: string;
@@ -915,6 +915,12 @@ export interface components {
             replayed: boolean;
             /** @description The error answered, or null for a success. */
             error: components["schemas"]["AnsweredError"] | null;
+            /**
+             * @description How many requests the entry stands for: 1, but for a rate-limited answer (429), every one your key was refused in the minute from this one (their own ids are not kept).
+             * @default 1
+             * @example 1
+             */
+            count: number;
         };
         /**
          * @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order.
@@ -945,7 +951,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -972,7 +978,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1008,7 +1014,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1035,7 +1041,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1062,7 +1068,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1098,7 +1104,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -4625,6 +4631,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The operator has turned the request log off: this service keeps none. (REQUEST_LOG_DISABLED) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
             412: {
                 headers: {
@@ -4773,7 +4792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No request of this API key has this id (or it is older than the log keeps). (REQUEST_NOT_FOUND) */
+            /** @description No request of this API key has this id (or it is older than the log keeps). (REQUEST_NOT_FOUND) The operator has turned the request log off: this service keeps none. (REQUEST_LOG_DISABLED) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

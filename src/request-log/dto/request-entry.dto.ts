@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorCode } from '../../errors/api-exception.js';
+import { redactKeys } from '../../logging/redact-url.js';
 import type { StoredRequest } from '../request-log.repository.js';
 
 @ApiSchema({ name: 'AnsweredError', description: 'The error a request was answered with: its code and message, as the Error said them.' })
@@ -15,7 +16,8 @@ export class AnsweredErrorDto {
   name: 'RequestLogEntry',
   description:
     'A request your API key made, as the service answered it: every change (POST, PATCH, DELETE) and every failure, and ' +
-    'the successful reads where the operator keeps those too. Never its body or a credential.',
+    'the successful reads where the operator keeps those too. Never its body or a credential. A key’s rate-limited answers ' +
+    '(429) are one entry a minute, the first’s, whose `count` says how many there were.',
 })
 export class RequestEntryDto {
   @ApiProperty({
@@ -38,7 +40,9 @@ export class RequestEntryDto {
 
   @ApiProperty({
     type: 'string',
-    description: 'The path and query as sent, the values of credential-like query parameters (`api_key`, `access_token`, …) `[redacted]`.',
+    description:
+      'The path and query as sent, a query value only under the operation’s own parameters (every other value `[redacted]`), ' +
+      'and text shaped like an API key `psk_[redacted]`.',
     example: '/v1/pets',
   })
   path: string;
@@ -69,18 +73,31 @@ export class RequestEntryDto {
   @ApiProperty({ type: AnsweredErrorDto, nullable: true, description: 'The error answered, or null for a success.' })
   error: AnsweredErrorDto | null;
 
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    description:
+      'How many requests the entry stands for: 1, but for a rate-limited answer (429), every one your key was refused in the ' +
+      'minute from this one (their own ids are not kept).',
+    example: 1,
+  })
+  count: number;
+
+  /** An entry as answered; its text redacted again, for the entries 1.5.0 wrote before it redacted keys everywhere. */
   static from(entry: StoredRequest): RequestEntryDto {
     return {
-      id: entry.requestId,
+      id: redactKeys(entry.requestId),
       createdAt: entry.createdAt.toISOString(),
       method: entry.method,
-      path: entry.path,
+      path: redactKeys(entry.path),
       operation: entry.operation,
       status: entry.status,
       durationMs: entry.durationMs,
-      idempotencyKey: entry.idempotencyKey,
+      idempotencyKey: redactKeys(entry.idempotencyKey),
       replayed: entry.replayed,
-      error: entry.errorCode === null ? null : { code: entry.errorCode as ErrorCode, message: entry.errorMessage ?? '' },
+      error: entry.errorCode === null ? null : { code: entry.errorCode as ErrorCode, message: redactKeys(entry.errorMessage ?? '') },
+      count: entry.count,
     };
   }
 }
