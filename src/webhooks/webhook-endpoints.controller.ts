@@ -9,7 +9,10 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import { type ApiKeyPrincipal, Caller } from '../auth/api-key.principal.js';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import type { Preconditions } from '../http/entity-tag.js';
+import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { CREATED_HEADERS, CreatesResource } from '../idempotency/creates-resource.decorator.js';
 import { Write, type WriteRequest } from '../idempotency/write-request.js';
@@ -42,7 +45,10 @@ export class WebhookEndpointsController {
     summary: 'Add a webhook endpoint',
     description:
       'Events of the types named are POSTed to the URL from now on, signed as the Standard Webhooks specification says. ' +
-      'The answer holds the signing secret, shown this once.',
+      'The answer holds the signing secret, shown this once. An endpoint receives only the events of what the key that made it ' +
+      'may read, when each is sent: `pet.*` needs `pets:read`, `order.*` `store:read`, `*` both; subscribing to more than the ' +
+      'key may read is a 403 naming the scope it lacks. Once made, an endpoint follows its maker’s key: a key rolled hands its ' +
+      'endpoints to its successor, and a key narrowed, revoked or expired stops the events it may no longer read.',
   })
   @ApiCreatedResponse({ description: 'The endpoint, with its signing secret.', type: CreatedWebhookEndpointDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
@@ -51,10 +57,15 @@ export class WebhookEndpointsController {
       example: 'url must be an absolute https URL',
     },
     ...JSON_BODY_ERRORS,
+    INSUFFICIENT_SCOPE: 'the events asked for are of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`).',
   })
   @RequiresScope('webhooks:write')
-  async create(@Body() endpoint: NewWebhookEndpointDto, @Write() write: WriteRequest): Promise<Created<CreatedWebhookEndpointDto>> {
-    return new Created(await this.webhooks.createEndpoint(endpoint, write), write.replayed);
+  async create(
+    @Caller() maker: ApiKeyPrincipal,
+    @Body() endpoint: NewWebhookEndpointDto,
+    @Write() write: WriteRequest,
+  ): Promise<Created<CreatedWebhookEndpointDto>> {
+    return new Created(await this.webhooks.createEndpoint(endpoint, maker, write), write.replayed);
   }
 
   @Get()
@@ -63,7 +74,13 @@ export class WebhookEndpointsController {
     summary: 'List webhook endpoints',
     description: 'In the order they were made; secrets are never listed.',
   })
-  @ApiOkResponse({ description: 'A page of endpoints.', type: WebhookEndpointDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiOkResponse({
+    description: 'A page of endpoints.',
+    type: WebhookEndpointDto,
+    isArray: true,
+    headers: { ...NEXT_PAGE_LINK_HEADER, ...ETAG_HEADER },
+  })
+  @TaggedRead()
   @ApiErrorResponses({ VALIDATION_FAILED: { reason: 'limit or cursor is not valid.', example: 'limit must be an integer from 1 to 100.' } })
   @RequiresScope('webhooks:read')
   list(@Query() query: PageQuery): Promise<Page<WebhookEndpointDto>> {
@@ -72,7 +89,8 @@ export class WebhookEndpointsController {
 
   @Get(':endpointId')
   @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'Get a webhook endpoint' })
-  @ApiOkResponse({ description: 'The endpoint.', type: WebhookEndpointDto })
+  @ApiOkResponse({ description: 'The endpoint.', type: WebhookEndpointDto, headers: ETAG_HEADER })
+  @TaggedRead()
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:read')
   @ApiParam(ENDPOINT_ID_PARAMETER)
@@ -89,10 +107,11 @@ export class WebhookEndpointsController {
   })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  async delete(@Param('endpointId') id: string): Promise<void> {
-    await this.webhooks.deleteEndpoint(id);
+  async delete(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<void> {
+    await this.webhooks.deleteEndpoint(id, preconditions);
   }
 
   @Post(':endpointId/disable')
@@ -104,10 +123,11 @@ export class WebhookEndpointsController {
   })
   @ApiOkResponse({ description: 'The endpoint, disabled.', type: WebhookEndpointDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  disable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
-    return this.webhooks.setEnabled(id, false);
+  disable(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<WebhookEndpointDto> {
+    return this.webhooks.setEnabled(id, false, preconditions);
   }
 
   @Post(':endpointId/enable')
@@ -119,10 +139,11 @@ export class WebhookEndpointsController {
   })
   @ApiOkResponse({ description: 'The endpoint, enabled.', type: WebhookEndpointDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  enable(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
-    return this.webhooks.setEnabled(id, true);
+  enable(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<WebhookEndpointDto> {
+    return this.webhooks.setEnabled(id, true, preconditions);
   }
 
   @Post(':endpointId/rotate-secret')
@@ -135,10 +156,11 @@ export class WebhookEndpointsController {
   })
   @ApiOkResponse({ description: 'The new secret, shown this once.', type: RotatedSecretDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  rotateSecret(@Param('endpointId') id: string): Promise<RotatedSecretDto> {
-    return this.webhooks.rotateSecret(id);
+  rotateSecret(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<RotatedSecretDto> {
+    return this.webhooks.rotateSecret(id, preconditions);
   }
 
   @Post(':endpointId/test')
@@ -150,10 +172,15 @@ export class WebhookEndpointsController {
   })
   @ApiAcceptedResponse({ description: 'The test event, queued.', type: EventDto })
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  test(@Param('endpointId') id: string, @Write({ keyed: false }) write: WriteRequest): Promise<EventDto> {
-    return this.webhooks.sendTest(id, write);
+  test(
+    @Param('endpointId') id: string,
+    @RequestPreconditions() preconditions: Preconditions,
+    @Write({ keyed: false }) write: WriteRequest,
+  ): Promise<EventDto> {
+    return this.webhooks.sendTest(id, preconditions, write);
   }
 
   @Post(':endpointId/recover')
@@ -173,9 +200,14 @@ export class WebhookEndpointsController {
       example: 'since must be an RFC 3339 date-time with an offset, such as 2026-12-01T09:30:00Z, in the years 1000 to 9999.',
     },
   })
+  @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  async recover(@Param('endpointId') id: string, @Body() { since }: RecoverDto): Promise<QueuedDto> {
-    return { queued: await this.webhooks.recover(id, new Date(since)) };
+  async recover(
+    @Param('endpointId') id: string,
+    @Body() { since }: RecoverDto,
+    @RequestPreconditions() preconditions: Preconditions,
+  ): Promise<QueuedDto> {
+    return { queued: await this.webhooks.recover(id, new Date(since), preconditions) };
   }
 }
