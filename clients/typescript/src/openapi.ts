@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events of the types named are POSTed to the URL from now on, signed as the Standard Webhooks specification says. The answer holds the signing secret, shown this once. Needs an API key with the scope `webhooks:write`.
+         * @description Events of the types named are POSTed to the URL from now on, signed as the Standard Webhooks specification says. The answer holds the signing secret, shown this once. An endpoint receives only the events of what the key that made it may read, when each is sent: `pet.*` needs `pets:read`, `order.*` `store:read`, `*` both; subscribing to more than the key may read is a 403 naming the scope it lacks. Once made, an endpoint follows its maker’s key: a key rolled hands its endpoints to its successor, and a key narrowed, revoked or expired stops the events it may no longer read. Needs an API key with the scope `webhooks:write`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before the last one seen, or rely on webhook deliveries, which miss nothing. Needs an API key with the scope `webhooks:read`.
+         * @description Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before the last one seen, or rely on webhook deliveries, which miss nothing. Only the events of what the key may read are listed: `pet.*` with `pets:read`, `order.*` with `store:read`. Needs an API key with the scope `webhooks:read`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -322,7 +322,7 @@ export interface paths {
         };
         /**
          * Get an event and its deliveries
-         * @description With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer. Needs an API key with the scope `webhooks:read`.
+         * @description With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer. A `pet.*` event needs `pets:read` as well, an `order.*` event `store:read`. Needs an API key with the scope `webhooks:read`.
          */
         get: operations["getEvent"];
         put?: never;
@@ -344,7 +344,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event again
-         * @description To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
+         * @description To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt. A `pet.*` event needs `pets:read` as well, an `order.*` event `store:read`; an endpoint whose maker’s key may not read it now is not sent it. `If-Match` and `If-None-Match` are evaluated against the event as `getEvent` answers it. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -784,7 +784,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -849,7 +849,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -945,7 +945,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -972,7 +972,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1008,7 +1008,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1035,7 +1035,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1062,7 +1062,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1098,7 +1098,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1310,6 +1310,10 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-Match"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2167,6 +2171,10 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-Match"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3056,7 +3064,12 @@ export interface operations {
                 /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3067,6 +3080,8 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3076,6 +3091,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description limit or cursor is not valid. (VALIDATION_FAILED) */
             400: {
@@ -3107,6 +3135,21 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3168,6 +3211,10 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-Match"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3220,7 +3267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the events asked for are of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
@@ -3324,7 +3371,12 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3339,6 +3391,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3348,6 +3402,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
@@ -3379,6 +3446,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3437,7 +3519,12 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3500,6 +3587,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -3548,7 +3650,12 @@ export interface operations {
     disableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3613,6 +3720,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -3661,7 +3783,12 @@ export interface operations {
     enableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3726,6 +3853,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -3774,7 +3916,12 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3839,6 +3986,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -3887,7 +4049,12 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3952,6 +4119,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
@@ -4000,7 +4182,12 @@ export interface operations {
     recoverWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -4072,6 +4259,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4156,7 +4358,12 @@ export interface operations {
                  */
                 type?: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4167,6 +4374,8 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4176,6 +4385,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Event"][];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description limit, type or cursor is not valid. (VALIDATION_FAILED) */
             400: {
@@ -4202,11 +4424,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: `type` names events of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4265,7 +4502,12 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the event (`evt_…`).
@@ -4280,6 +4522,8 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4289,6 +4533,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EventWithDeliveries"];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
@@ -4302,7 +4559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the event is of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
@@ -4320,6 +4577,21 @@ export interface operations {
             /** @description No event has this id. (EVENT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4378,7 +4650,12 @@ export interface operations {
     redeliverEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the event (`evt_…`).
@@ -4432,7 +4709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the event is of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
@@ -4450,6 +4727,21 @@ export interface operations {
             /** @description No event has this id. (EVENT_NOT_FOUND) No webhook endpoint has the id given. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
