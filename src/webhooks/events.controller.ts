@@ -82,7 +82,10 @@ export class EventsController {
     EVENT_NOT_FOUND: 'No event has this id.',
     WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has the id given.',
     ...JSON_BODY_ERRORS,
-    VALIDATION_FAILED: { reason: 'endpointId is not a string.', example: 'endpointId must be a string' },
+    VALIDATION_FAILED: {
+      reason: 'endpointId is not a string. Or If-Match or If-None-Match is not `*` or a list of entity tags.',
+      example: 'endpointId must be a string',
+    },
     ...EVENT_SCOPE_ERROR,
   })
   @RequiresScope(...changesExisting('webhooks'))

@@ -25,6 +25,13 @@ import { CreatedWebhookEndpointDto, NewWebhookEndpointDto, RotatedSecretDto, Web
 import { WebhooksService } from './webhooks.service.js';
 
 const ENDPOINT_NOT_FOUND = { WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has this id.' } as const;
+/** The 400 of a change that takes preconditions (RequestPreconditions), for the document. */
+const MALFORMED_PRECONDITION = {
+  reason: 'If-Match or If-None-Match is not `*` or a list of entity tags.',
+  example: 'If-Match must be * or a list of entity tags as the ETag header gives them ("…").',
+} as const;
+/** The errors of a change of an endpoint without a body. */
+const ENDPOINT_CHANGE_ERRORS = { ...ENDPOINT_NOT_FOUND, VALIDATION_FAILED: MALFORMED_PRECONDITION } as const;
 const ENDPOINT_ID_PARAMETER = {
   name: 'endpointId',
   type: 'string',
@@ -53,7 +60,8 @@ export class WebhookEndpointsController {
   @ApiCreatedResponse({ description: 'The endpoint, with its signing secret.', type: CreatedWebhookEndpointDto, headers: CREATED_HEADERS })
   @ApiErrorResponses({
     VALIDATION_FAILED: {
-      reason: 'The body is not a valid NewWebhookEndpoint, or its URL may not be sent to.',
+      reason:
+        'The body is not a valid NewWebhookEndpoint, or its URL may not be sent to. Or If-Match or If-None-Match was sent: a create takes neither.',
       example: 'url must be an absolute https URL',
     },
     ...JSON_BODY_ERRORS,
@@ -106,7 +114,7 @@ export class WebhookEndpointsController {
     description: 'Nothing more is sent to it; its delivery log goes with it.',
   })
   @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ApiErrorResponses(ENDPOINT_CHANGE_ERRORS)
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
@@ -122,7 +130,7 @@ export class WebhookEndpointsController {
     description: 'Nothing is sent to it until it is enabled; events meanwhile are not queued for it.',
   })
   @ApiOkResponse({ description: 'The endpoint, disabled.', type: WebhookEndpointDto })
-  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ApiErrorResponses(ENDPOINT_CHANGE_ERRORS)
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
@@ -138,7 +146,7 @@ export class WebhookEndpointsController {
     description: 'Deliveries still pending resume; `recover` sends again what failed meanwhile.',
   })
   @ApiOkResponse({ description: 'The endpoint, enabled.', type: WebhookEndpointDto })
-  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ApiErrorResponses(ENDPOINT_CHANGE_ERRORS)
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
@@ -155,7 +163,7 @@ export class WebhookEndpointsController {
       'Deliveries are signed with the new secret and, for 24 hours, with the old one too (two signatures), so a receiver can switch without losing one.',
   })
   @ApiOkResponse({ description: 'The new secret, shown this once.', type: RotatedSecretDto })
-  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ApiErrorResponses(ENDPOINT_CHANGE_ERRORS)
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
@@ -171,7 +179,7 @@ export class WebhookEndpointsController {
     description: 'A `webhook.test` event, to this endpoint only; its delivery shows in `GET /events/{id}`.',
   })
   @ApiAcceptedResponse({ description: 'The test event, queued.', type: EventDto })
-  @ApiErrorResponses(ENDPOINT_NOT_FOUND)
+  @ApiErrorResponses(ENDPOINT_CHANGE_ERRORS)
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
@@ -196,7 +204,8 @@ export class WebhookEndpointsController {
     ...ENDPOINT_NOT_FOUND,
     ...JSON_BODY_ERRORS,
     VALIDATION_FAILED: {
-      reason: 'since is not an RFC 3339 date-time with an offset in the years 1000 to 9999.',
+      reason:
+        'since is not an RFC 3339 date-time with an offset in the years 1000 to 9999. Or If-Match or If-None-Match is not `*` or a list of entity tags.',
       example: 'since must be an RFC 3339 date-time with an offset, such as 2026-12-01T09:30:00Z, in the years 1000 to 9999.',
     },
   })

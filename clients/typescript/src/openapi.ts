@@ -1343,7 +1343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The body is not a valid NewPet. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description The body is not a valid NewPet. Or If-Match or If-None-Match was sent: a create takes neither. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1669,7 +1669,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description petId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
+            /** @description petId is not an integer from 1 to 2^53-1. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1843,7 +1843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description A field is unknown, null or not valid, or petId is not an id. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description A field is unknown, null or not valid, or petId is not an id. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2204,7 +2204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description The body is not a valid NewOrder. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description The body is not a valid NewOrder. Or If-Match or If-None-Match was sent: a create takes neither. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2556,7 +2556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description A field is unknown, null or not valid, or orderId is not an id. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description A field is unknown, null or not valid, or orderId is not an id. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2753,7 +2753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description orderId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description orderId is not an integer from 1 to 2^53-1. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3242,7 +3242,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewWebhookEndpointSecret"];
                 };
             };
-            /** @description The body is not a valid NewWebhookEndpoint, or its URL may not be sent to. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description The body is not a valid NewWebhookEndpoint, or its URL may not be sent to. Or If-Match or If-None-Match was sent: a create takes neither. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3547,6 +3547,19 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
@@ -3678,6 +3691,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
@@ -3813,6 +3839,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
@@ -3946,6 +3985,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
                 headers: {
@@ -4077,6 +4129,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
@@ -4216,7 +4281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Queued"];
                 };
             };
-            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) since is not an RFC 3339 date-time with an offset in the years 1000 to 9999. (VALIDATION_FAILED) */
+            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) since is not an RFC 3339 date-time with an offset in the years 1000 to 9999. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4684,7 +4749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Queued"];
                 };
             };
-            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) endpointId is not a string. (VALIDATION_FAILED) */
+            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) endpointId is not a string. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
