@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
 import { runApiKeyCli } from './support/service-process.js';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
@@ -189,6 +190,23 @@ describe.each(DATABASE_KINDS)('a scope never reads through a webhook, on %s', (k
     const revoked = await createPet('Revoked');
     expect(endpointsOf(await fannedOut((await eventOf('pet.created', revoked)).id, witness))).not.toContain(endpoint);
     expect(bodiesAt('/rolled').map(({ data }) => data.object.id)).toEqual([rolled]);
+  });
+
+  it('keeps sending an endpoint made before 1.5.1, whose maker is not recorded, what it subscribed to', async () => {
+    const maker = await createKey('made before', 'webhooks:write,pets:read');
+    const endpoint = (await createEndpoint(maker, '/made-before', ['pet.created'])).body.id as string;
+    const witness = (
+      await http()
+        .post('/v1/webhook-endpoints')
+        .set(AUTH)
+        .send({ url: `${receiver.url}/witness-3`, events: ['*'] })
+    ).body.id as string;
+    // As the migration leaves a 1.5.0 endpoint: no maker.
+    await ctx.app.get(DataSource).query('UPDATE webhook_endpoints SET created_by = NULL WHERE public_id = ?', [endpoint]);
+    await cli('revoke', prefixOf(maker));
+    await new Promise((wait) => setTimeout(wait, AFTER_KEY_CHANGE_MS));
+    const pet = await createPet('Made before');
+    expect(endpointsOf(await fannedOut((await eventOf('pet.created', pet)).id, witness))).toContain(endpoint);
   });
 
   it('lists and shows a key only the events of what it may read, and redelivers only those (1.5.0 showed every pet)', async () => {
