@@ -50,17 +50,20 @@ export class ApiKeyInvalidException extends ApiException {
 
 /** RFC 6750 §3.1: the key is good, its scopes do not cover the operation; the header names the scope needed. */
 export class InsufficientScopeException extends ApiException {
-  /** `required`: every scope the operation needs; the message names those the key lacks (all of them, when `held` is not given). */
-  constructor(required: readonly Scope[], held?: ReadonlySet<Scope>) {
-    super(HttpStatus.FORBIDDEN, 'INSUFFICIENT_SCOPE', insufficientScopeMessage(required, held), {
+  /**
+   * `required`: every scope the request needs; the message names those the key lacks (all of them,
+   * when `held` is not given), and what needs them (`needer`: the operation, or what the request asked for).
+   */
+  constructor(required: readonly Scope[], held?: ReadonlySet<Scope>, needer = 'this operation needs') {
+    super(HttpStatus.FORBIDDEN, 'INSUFFICIENT_SCOPE', insufficientScopeMessage(required, held, needer), {
       'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${required.join(' ')}"`,
     });
   }
 }
 
 /** "This API key does not hold the scope pets:read, which this operation needs." (the scopes, when it lacks more than one). */
-export function insufficientScopeMessage(required: readonly Scope[], held?: ReadonlySet<Scope>): string {
+export function insufficientScopeMessage(required: readonly Scope[], held?: ReadonlySet<Scope>, needer = 'this operation needs'): string {
   const missing = held ? required.filter((scope) => !held.has(scope)) : required;
   const named = missing.length === 1 ? `the scope ${missing[0]}` : `the scopes ${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
-  return `This API key does not hold ${named}, which this operation needs.`;
+  return `This API key does not hold ${named}, which ${needer}.`;
 }

@@ -18,6 +18,9 @@ const MAX_CACHED_KEYS = 10_000;
 
 /** An API_KEYS key holds every scope. */
 const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
+const NO_SCOPES: ReadonlySet<Scope> = new Set();
+/** Rolls followed from a key to its newest successor; a chain longer than this is not a real one. */
+const MAX_ROLLS_FOLLOWED = 100;
 
 /**
  * The Redis channel the key tool announces a changed key on (revoked, rolled, new scopes); the
@@ -85,6 +88,27 @@ export class ApiKeyService implements OnModuleInit {
   /** With REDIS_URL, a change announced by the key tool reaches this instance at once, not after the cache's time. */
   onModuleInit(): void {
     this.redis.subscribe(KEY_CHANGES_CHANNEL, (message) => this.forget(Number(message)));
+  }
+
+  /**
+   * The scopes the key with this principal id holds now, for what it set up and that acts after its
+   * request (a webhook endpoint's deliveries): an API_KEYS key's every scope while it is configured;
+   * a stored key's own, or once rolled its newest successor's (a roll must not stop its endpoints);
+   * none when that key is revoked, expired or gone (a revoked key's endpoints get nothing it could read).
+   */
+  async scopesNow(keyId: string): Promise<ReadonlySet<Scope>> {
+    if (this.bootstrapKeys.some(({ principal }) => principal.keyId === keyId)) return ALL_SCOPES;
+    const stored = /^key-(\d+)$/.exec(keyId);
+    if (!stored) return NO_SCOPES;
+    let id = Number(stored[1]);
+    for (let rolls = 0; rolls < MAX_ROLLS_FOLLOWED; rolls++) {
+      const successor = await this.store.successorOf(id);
+      if (successor === undefined) break;
+      id = successor;
+    }
+    const key = await this.store.find(id);
+    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= this.clock.now())) return NO_SCOPES;
+    return readScopes(key.scopes);
   }
 
   /** Drops what this instance remembers of a stored key, so its next use asks the database. */

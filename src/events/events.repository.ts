@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { id, text } from '../database/columns.js';
+import { listOf } from '../database/sql-literal.js';
 import { type Row, Sql } from '../database/sql.js';
 import { type InsertedId, JsonWithInsertedId, type Statement } from '../database/statement.js';
 import type { WebhookEvent } from './event-types.js';
@@ -13,6 +14,8 @@ export interface StoredEvent {
 const INSERT = 'INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 0, ?)';
 const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE public_id = ?';
 const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
+const EVENTS_OF_TYPES_PAGE =
+  'SELECT id AS rowId, payload FROM events WHERE type IN (?) AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPE_PAGE =
   'SELECT id AS rowId, payload FROM events WHERE type = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 
@@ -45,10 +48,11 @@ export class EventsRepository {
     return event;
   }
 
-  /** Events of `type` (any when undefined) after `afterRowId`, test events left out. */
-  eventsPage(type: string | undefined, afterRowId: number, limit: number): Promise<StoredEvent[]> {
-    return type
-      ? this.sql.rows(EVENTS_OF_TYPE_PAGE, [type, afterRowId, limit], readEvent)
-      : this.sql.rows(EVENTS_PAGE, [afterRowId, limit], readEvent);
+  /** Events of `type` (or of any of `types`; any when undefined) after `afterRowId`, test events left out. */
+  async eventsPage(type: string | readonly string[] | undefined, afterRowId: number, limit: number): Promise<StoredEvent[]> {
+    if (type === undefined) return this.sql.rows(EVENTS_PAGE, [afterRowId, limit], readEvent);
+    if (typeof type === 'string') return this.sql.rows(EVENTS_OF_TYPE_PAGE, [type, afterRowId, limit], readEvent);
+    if (type.length === 0) return [];
+    return this.sql.rows(EVENTS_OF_TYPES_PAGE, [listOf(type), afterRowId, limit], readEvent);
   }
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { errorResponses } from '../openapi/api-error-responses.decorator.js';
 import { absoluteUrl } from '../http/request-origin.js';
 import { MERGE_PATCH_TYPES, readJsonBody } from '../http/json-body.js';
+import { ValidationFailedException } from '../errors/api-exception.js';
 
 /** The headers of a 201 from a CreatesResource operation, for its ApiCreatedResponse. */
 export const CREATED_HEADERS: HeadersObject = {
@@ -39,12 +40,29 @@ function idempotencyKeyDocument(what: string): MethodDecorator[] {
   ];
 }
 
+/** The preconditions on entity tags (RFC 9110 §13.1.1, §13.1.2) that a create refuses (CreateRequestGuard). */
+const CONDITIONAL_HEADERS = ['If-Match', 'If-None-Match'] as const;
+
 /**
  * A POST that creates a member of the collection it is sent to from a JSON body: 201, with
  * `Location` (the handler answers Created), and `Idempotency-Key` support (its IdempotencyKey parameter).
  */
 export function CreatesResource(): MethodDecorator {
-  return applyDecorators(HttpCode(HttpStatus.CREATED), UseGuards(new CreateRequestGuard()), ...idempotencyKeyDocument('creating'));
+  return applyDecorators(
+    HttpCode(HttpStatus.CREATED),
+    UseGuards(new CreateRequestGuard()),
+    ...idempotencyKeyDocument('creating'),
+    ...CONDITIONAL_HEADERS.map((name) =>
+      ApiHeader({
+        name,
+        required: false,
+        description:
+          `Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (\`400 VALIDATION_FAILED\`, ` +
+          'naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry.',
+        schema: { type: 'string' },
+      }),
+    ),
+  );
 }
 
 /**
@@ -65,10 +83,26 @@ export function ChangesOnce(): MethodDecorator {
 class CreateRequestGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const [request, response] = context.getArgs<[Request, Response]>();
+    refusePreconditions(request);
     await readJsonBody(request, response);
     absoluteUrl(request, request.path);
     return true;
   }
+}
+
+/**
+ * A create's preconditions are refused, not evaluated: a POST's target is the collection (RFC 9110
+ * §9.3.3), whose representation is a page no client means by them, so `If-None-Match: *` would always
+ * fail and `If-Match: *` always pass though the client meant "only if it does not exist yet" or "only
+ * if it does"; a 400 naming the header (as issue 56 allows) tells it so, and creates nothing.
+ */
+function refusePreconditions(request: Request): void {
+  for (const name of CONDITIONAL_HEADERS)
+    if (request.headers[name.toLowerCase()] !== undefined)
+      throw new ValidationFailedException(
+        `${name} is not taken by a create: the new resource has no entity tag yet, and nothing was created. Send it on a read or a ` +
+          'change of an existing resource; retry a create safely with an Idempotency-Key.',
+      );
 }
 
 /** Admits a change once its body (a Merge Patch or JSON, or none) has been read. */

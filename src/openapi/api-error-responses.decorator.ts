@@ -116,7 +116,11 @@ const EVERY_KEYED_OPERATION: ErrorReasons = {
  * it happens here, and those every keyed operation can give. Each status shows one example per code.
  */
 export function ApiErrorResponses(reasons: ErrorReasons): MethodDecorator {
-  return applyDecorators(...errorResponses({ ...reasons, ...EVERY_KEYED_OPERATION }));
+  // An operation that refuses for a scope of its own beyond `x-required-scopes` says when, after the common reason.
+  const own = reasons.INSUFFICIENT_SCOPE;
+  const scope =
+    own === undefined ? {} : { INSUFFICIENT_SCOPE: `${EVERY_KEYED_OPERATION.INSUFFICIENT_SCOPE as string} Or: ${own as string}` };
+  return applyDecorators(...errorResponses({ ...reasons, ...EVERY_KEYED_OPERATION, ...scope }));
 }
 
 /** One documented response per status of the given codes, with the reasons and an example per code. */

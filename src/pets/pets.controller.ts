@@ -68,7 +68,7 @@ export class PetsController {
   @ApiCreatedResponse({ description: 'The created animal.', type: PetDto, headers: { ...CREATED_HEADERS, ...ETAG_HEADER } })
   @ApiErrorResponses({
     VALIDATION_FAILED: {
-      reason: 'The body is not a valid NewPet.',
+      reason: 'The body is not a valid NewPet. Or If-Match or If-None-Match was sent: a create takes neither.',
       example: 'categoryId must be an integer from 1 to 9007199254740991.',
     },
     ...JSON_BODY_ERRORS,
@@ -143,7 +143,11 @@ export class PetsController {
     headers: { ...ETAG_HEADER, ...ACCEPT_PATCH_HEADER, ...REPLAYED_HEADER },
   })
   @ApiErrorResponses({
-    VALIDATION_FAILED: { reason: 'A field is unknown, null or not valid, or petId is not an id.', example: 'name must not be null.' },
+    VALIDATION_FAILED: {
+      reason:
+        'A field is unknown, null or not valid, or petId is not an id. Or If-Match or If-None-Match is not `*` or a list of entity tags.',
+      example: 'name must not be null.',
+    },
     ...JSON_BODY_ERRORS,
     PET_NOT_FOUND: 'No animal has this id.',
     INVALID_TRANSITION: 'The status cannot move there from where it stands; the message names the moves it can make.',
@@ -173,7 +177,7 @@ export class PetsController {
   @ApiNoContentResponse({ description: 'The animal is removed.' })
   @ApiErrorResponses({
     VALIDATION_FAILED: {
-      reason: 'petId is not an integer from 1 to 2^53-1.',
+      reason: 'petId is not an integer from 1 to 2^53-1. Or If-Match or If-None-Match is not `*` or a list of entity tags.',
       example: 'petId must be an integer from 1 to 9007199254740991.',
     },
     PET_NOT_FOUND: 'No animal has this id, or it was removed already.',

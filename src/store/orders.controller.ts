@@ -57,7 +57,10 @@ export class OrdersController {
   })
   @ApiCreatedResponse({ description: 'The placed order.', type: OrderDto, headers: { ...CREATED_HEADERS, ...ETAG_HEADER } })
   @ApiErrorResponses({
-    VALIDATION_FAILED: { reason: 'The body is not a valid NewOrder.', example: 'quantity must be an integer from 1 to 1000.' },
+    VALIDATION_FAILED: {
+      reason: 'The body is not a valid NewOrder. Or If-Match or If-None-Match was sent: a create takes neither.',
+      example: 'quantity must be an integer from 1 to 1000.',
+    },
     ...JSON_BODY_ERRORS,
     PET_NOT_FOUND: 'No animal has the petId.',
     PET_NOT_AVAILABLE: 'The animal is not available: an order holds it, or it is sold.',
@@ -108,7 +111,8 @@ export class OrdersController {
   })
   @ApiErrorResponses({
     VALIDATION_FAILED: {
-      reason: 'A field is unknown, null or not valid, or orderId is not an id.',
+      reason:
+        'A field is unknown, null or not valid, or orderId is not an id. Or If-Match or If-None-Match is not `*` or a list of entity tags.',
       example: 'status must be one of placed, approved, delivered, cancelled.',
     },
     ...JSON_BODY_ERRORS,
@@ -146,7 +150,7 @@ export class OrdersController {
   @ApiOkResponse({ description: 'The cancelled order.', type: OrderDto, headers: { ...ETAG_HEADER, ...REPLAYED_HEADER } })
   @ApiErrorResponses({
     VALIDATION_FAILED: {
-      reason: 'orderId is not an integer from 1 to 2^53-1.',
+      reason: 'orderId is not an integer from 1 to 2^53-1. Or If-Match or If-None-Match is not `*` or a list of entity tags.',
       example: 'orderId must be an integer from 1 to 9007199254740991.',
     },
     // It takes no body, but one sent is read as any JSON body is.

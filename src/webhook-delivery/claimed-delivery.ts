@@ -7,6 +7,7 @@ export interface ClaimedDelivery {
   /** Attempts made before this one. */
   readonly attempts: number;
   readonly eventId: string;
+  readonly eventType: string;
   readonly eventCreatedAt: Date;
   readonly payload: string;
   readonly endpointRowId: number;

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ApiKeyService } from '../auth/api-key.service.js';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../config/clock.js';
 import { Outbox } from '../events/outbox.js';
@@ -11,8 +12,9 @@ import type { ClaimedDelivery, FinishedAttempt } from './claimed-delivery.js';
 import { DeliveryQueueRepository } from './delivery-queue.repository.js';
 import { DeliveryScheduler } from './delivery-scheduler.js';
 import { DeliverySlots } from './delivery-slots.js';
-import { EnabledEndpoints } from './enabled-endpoints.js';
+import { EnabledEndpoints, type ReceivingEndpoint } from './enabled-endpoints.js';
 import { EndpointHealth } from './endpoint-health.js';
+import { readScopeOfEvent, makerMayRead } from './subscriptions.js';
 import { type StoredEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 
 /** Events fanned out per pass at most. */
@@ -51,10 +53,11 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly metrics: DeliveryMetrics,
     endpoints: WebhookEndpointsRepository,
     outbox: Outbox,
+    keys: ApiKeyService,
   ) {
     // Claims wait while a whole batch is unrecorded (pass()); they may go on once it is written.
     this.recorder = new AttemptRecorder(queue, () => this.scheduler.soon(0));
-    this.enabled = new EnabledEndpoints(endpoints);
+    this.enabled = new EnabledEndpoints(endpoints, (keyId) => keys.scopesNow(keyId));
     outbox.onCommitted(() => this.wake());
   }
 
@@ -109,7 +112,7 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
     return busy;
   }
 
-  private async claim(endpoints: readonly StoredEndpoint[], now: Date): Promise<ClaimedDelivery[]> {
+  private async claim(endpoints: readonly ReceivingEndpoint[], now: Date): Promise<ClaimedDelivery[]> {
     if (this.recorder.full) return [];
     const free = this.slots.freeByEndpoint(endpoints.map(({ rowId }) => rowId));
     const lease = new Date(now.getTime() + this.config.webhooks.attemptTimeoutMs + LEASE_MARGIN_MS);
@@ -117,11 +120,16 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /** Starts the attempts, each in a slot of its endpoint's; answers whether the batch was full. */
-  private start(endpoints: readonly StoredEndpoint[], claimed: readonly ClaimedDelivery[]): boolean {
+  private start(endpoints: readonly ReceivingEndpoint[], claimed: readonly ClaimedDelivery[]): boolean {
     const byRow = new Map(endpoints.map((endpoint) => [endpoint.rowId, endpoint]));
     for (const delivery of claimed) {
       const endpoint = byRow.get(delivery.endpointRowId);
       if (!endpoint) continue;
+      // Queued while its maker's key could read it (a retry, a redelivery, a recovery): not sent once it cannot.
+      if (!makerMayRead(endpoint.makerScopes, delivery.eventType)) {
+        this.withhold(delivery);
+        continue;
+      }
       this.slots.take(endpoint.rowId);
       // The slot is free once the request is over; recording it goes on beside the next attempts.
       const made = this.attempts.make(delivery, endpoint).finally(() => {
@@ -135,6 +143,30 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       this.underWay.add(settled);
     }
     return claimed.length > 0 && this.slots.free > 0;
+  }
+
+  /** Ends a delivery its endpoint's maker may no longer read, unsent: recorded as failed, with why, and no mark against the endpoint. */
+  private withhold(delivery: ClaimedDelivery): void {
+    const scope = readScopeOfEvent(delivery.eventType);
+    const finished: FinishedAttempt = {
+      delivery,
+      attempt: {
+        attemptedAt: new Date(this.clock.now()),
+        status: null,
+        durationMs: 0,
+        error: `Not sent: the API key that made this endpoint does not hold ${scope} now.`,
+        responseBody: null,
+      },
+      result: { kind: 'failed' },
+    };
+    const recorded = this.recorder
+      .record(finished)
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        this.logger.warn(`could not record a withheld webhook delivery: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => this.underWay.delete(recorded));
+    this.underWay.add(recorded);
   }
 
   /** Records the attempt, and acts on what follows for its endpoint. */

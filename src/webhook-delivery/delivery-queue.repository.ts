@@ -6,8 +6,8 @@ import { listOf, rowsOf } from '../database/sql-literal.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
 import { pickClaims } from './delivery-slots.js';
 import type { ClaimedDelivery, FinishedAttempt } from './claimed-delivery.js';
-import { subscribes } from './subscriptions.js';
-import type { StoredEndpoint } from './webhook-endpoints.repository.js';
+import { makerMayRead, subscribes } from './subscriptions.js';
+import type { ReceivingEndpoint } from './enabled-endpoints.js';
 
 const SELECT_UNDISPATCHED =
   'SELECT id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 ORDER BY id LIMIT ?';
@@ -23,7 +23,7 @@ const CANDIDATES_PER_CLAIM = 4;
 const CLAIM = 'UPDATE webhook_deliveries SET claimed_until = ?, claim_token = ? WHERE id IN (?)';
 /** Read back by key: claim_token has no index. */
 const SELECT_CLAIMED =
-  'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, ' +
+  'SELECT d.id, d.claim_token AS claimToken, d.attempts, d.endpoint_id AS endpointRowId, e.public_id AS eventId, e.type AS eventType, ' +
   'e.created_at AS eventCreatedAt, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.claim_token = ? AND d.id IN (?)';
 const INSERT_ATTEMPTS = 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, duration_ms, error, response_excerpt) VALUES ?';
 const MARK_DELIVERED =
@@ -57,11 +57,12 @@ export class DeliveryQueueRepository {
 
   /**
    * Fans out up to `limit` committed events to the endpoints subscribed when they were written
-   * (enabled, made before the event, subscribed to its type): one delivery row each, in one insert
+   * (enabled, made before the event, subscribed to its type, and made by a key that may read it now):
+   * one delivery row each, in one insert
    * per batch. Claims the events by state, never by id: a write that took its id early and committed
    * late is not skipped.
    */
-  async dispatch(endpoints: readonly StoredEndpoint[], now: Date, limit: number): Promise<number> {
+  async dispatch(endpoints: readonly ReceivingEndpoint[], now: Date, limit: number): Promise<number> {
     return this.sql.transaction(async (transaction) => {
       const events = await transaction.rows(SELECT_UNDISPATCHED + this.lock, [limit], (row) => ({
         id: id(row.id),
@@ -75,7 +76,9 @@ export class DeliveryQueueRepository {
         for (const endpoint of endpoints) {
           const wanted =
             event.onlyEndpointId === null
-              ? endpoint.createdAt <= event.createdAt && subscribes(endpoint.events, event.type)
+              ? endpoint.createdAt <= event.createdAt &&
+                subscribes(endpoint.events, event.type) &&
+                makerMayRead(endpoint.makerScopes, event.type)
               : endpoint.rowId === event.onlyEndpointId;
           if (wanted) rows.push([event.id, endpoint.rowId, 'pending', 0, now]);
         }
@@ -114,6 +117,7 @@ export class DeliveryQueueRepository {
       claimToken: text(row.claimToken),
       attempts: integer(row.attempts),
       eventId: text(row.eventId),
+      eventType: text(row.eventType),
       eventCreatedAt: datetime(row.eventCreatedAt),
       payload: text(row.payload),
       endpointRowId: id(row.endpointRowId),

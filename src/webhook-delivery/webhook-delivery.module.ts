@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module.js';
 import { AppConfig } from '../config/app-config.js';
 import { EventsModule } from '../events/events.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
@@ -23,7 +24,7 @@ import { WebhookSender } from './webhook-sender.js';
  * webhooks' API (webhooks/) sits above it and hands it what the API's calls change.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookAttempt]), EventsModule, MetricsModule],
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookAttempt]), EventsModule, MetricsModule, AuthModule],
   providers: [
     // One policy for the URLs the API accepts and the addresses the sender connects to.
     { provide: AddressPolicy, inject: [AppConfig], useFactory: (config: AppConfig) => new AddressPolicy(config.webhooks.allowedNetworks) },

@@ -38,6 +38,10 @@ export class WebhookEndpoint extends NumericIdEntity {
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 
+  /** The principal id of the key that made it (`key-12`, `env-…`); null for one made before 1.5.1. */
+  @Column({ name: 'created_by', type: 'varchar', length: 64, nullable: true, ...EXACT_TEXT })
+  createdBy: string | null;
+
   @Column({ name: 'last_success_at', type: 'datetime', precision: 3, nullable: true })
   lastSuccessAt: Date | null;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { datetime, flag, id, optionalDatetime, optionalText, text } from '../database/columns.js';
-import { type Row, Sql } from '../database/sql.js';
+import { type Row, Sql, type SqlRunner } from '../database/sql.js';
 import type { Statement } from '../database/statement.js';
 
 /** A row of webhook_endpoints, as the service uses it. */
@@ -17,6 +17,8 @@ export interface StoredEndpoint {
   readonly enabled: boolean;
   readonly disabledReason: string | null;
   readonly createdAt: Date;
+  /** The principal id of the key that made it; null for one made before 1.5.1 (not recorded). */
+  readonly createdBy: string | null;
 }
 
 /** An endpoint as made, before its insert gives it a row. */
@@ -28,13 +30,14 @@ export interface NewEndpoint {
   readonly description: string | null;
   readonly secret: string;
   readonly createdAt: Date;
+  readonly createdBy: string;
 }
 
 const COLUMNS =
   'id AS rowId, public_id AS id, url, events, description, secret, previous_secret AS previousSecret, ' +
-  'previous_secret_until AS previousSecretUntil, enabled, disabled_reason AS disabledReason, created_at AS createdAt';
+  'previous_secret_until AS previousSecretUntil, enabled, disabled_reason AS disabledReason, created_at AS createdAt, created_by AS createdBy';
 const INSERT =
-  'INSERT INTO webhook_endpoints (public_id, url, events, description, secret, enabled, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)';
+  'INSERT INTO webhook_endpoints (public_id, url, events, description, secret, enabled, created_at, created_by) VALUES (?, ?, ?, ?, ?, 1, ?, ?)';
 const SELECT_BY_PUBLIC_ID = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE public_id = ?`;
 const SELECT_PAGE = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id > ? ORDER BY id LIMIT ?`;
 const SELECT_ENABLED = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE enabled = 1`;
@@ -57,17 +60,44 @@ const readEndpoint = (row: Row): StoredEndpoint => ({
   enabled: flag(row.enabled),
   disabledReason: optionalText(row.disabledReason),
   createdAt: datetime(row.createdAt),
+  createdBy: optionalText(row.createdBy),
 });
 
 /** The webhook_endpoints table, one written-out statement per question. */
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly heldSql: string;
+
+  constructor(private readonly sql: Sql) {
+    // Differs by database: see SqlDialect.forUpdate.
+    this.heldSql = `${SELECT_BY_PUBLIC_ID}${sql.dialect.forUpdate}`;
+  }
+
+  /** The endpoint as a write decides on it, held until that write commits (the write's transaction). */
+  async held(transaction: SqlRunner, id: string): Promise<StoredEndpoint | undefined> {
+    const [endpoint] = await transaction.rows(this.heldSql, [id], readEndpoint);
+    return endpoint;
+  }
+
+  /** The statement that deletes the endpoint (its deliveries and their attempts go with it). */
+  remove(id: string): Statement {
+    return { sql: DELETE_BY_PUBLIC_ID, parameters: [id] };
+  }
+
+  /** The statement that enables or disables the endpoint, with why (null when enabled). */
+  setEnabledStatement(id: string, enabled: boolean, reason: string | null): Statement {
+    return { sql: SET_ENABLED, parameters: [enabled, reason, id] };
+  }
+
+  /** The statement that rolls the secret: the new one signs from now on, the old one beside it until `overlapUntil`. */
+  rotateStatement(id: string, secret: string, overlapUntil: Date): Statement {
+    return { sql: ROTATE_SECRET, parameters: [overlapUntil, secret, id] };
+  }
 
   /** A new endpoint, with its public id, and the statement that inserts it (Sql.write). */
   insert(endpoint: NewEndpoint): { endpoint: MadeEndpoint; statement: Statement } {
     const id = `we_${randomBytes(12).toString('base64url')}`;
-    const { url, events, description, secret, createdAt } = endpoint;
+    const { url, events, description, secret, createdAt, createdBy } = endpoint;
     return {
       endpoint: {
         id,
@@ -80,8 +110,9 @@ export class WebhookEndpointsRepository {
         enabled: true,
         disabledReason: null,
         createdAt,
+        createdBy,
       },
-      statement: { sql: INSERT, parameters: [id, url, events.join(' '), description, secret, createdAt] },
+      statement: { sql: INSERT, parameters: [id, url, events.join(' '), description, secret, createdAt, createdBy] },
     };
   }
 
@@ -98,23 +129,9 @@ export class WebhookEndpointsRepository {
     return this.sql.rows(SELECT_ENABLED, [], readEndpoint);
   }
 
-  /** Whether it was there to delete; its deliveries and their attempts go with it. */
-  async delete(id: string): Promise<boolean> {
-    return (await this.sql.run(DELETE_BY_PUBLIC_ID, [id])).affectedRows === 1;
-  }
-
-  async setEnabled(id: string, enabled: boolean, reason: string | null): Promise<boolean> {
-    return (await this.sql.run(SET_ENABLED, [enabled, reason, id])).affectedRows === 1;
-  }
-
   /** Disables an endpoint the deliverer gave up on; false when it already was. */
   async disable(rowId: number, reason: string): Promise<boolean> {
     return (await this.sql.run(DISABLE_BY_ROW, [reason.slice(0, 255), rowId])).affectedRows === 1;
-  }
-
-  /** The new secret signs from now on; the one it replaces keeps signing beside it until `overlapUntil`. */
-  async rotate(id: string, secret: string, overlapUntil: Date): Promise<boolean> {
-    return (await this.sql.run(ROTATE_SECRET, [overlapUntil, secret, id])).affectedRows === 1;
   }
 
   async succeeded(rowId: number, at: Date): Promise<void> {

@@ -1,6 +1,9 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { type ApiKeyPrincipal, Caller } from '../auth/api-key.principal.js';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import type { Preconditions } from '../http/entity-tag.js';
+import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { JSON_BODY_ERRORS, JsonBodyGuard } from '../http/json-body.js';
@@ -13,6 +16,10 @@ const EVENT_ID_PARAMETER = {
   description: 'The identifier of the event (`evt_…`).',
   example: 'evt_2b7Vq0kQm9XcRz1L8hNw',
 };
+
+const EVENT_SCOPE_ERROR = {
+  INSUFFICIENT_SCOPE: 'the event is of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`).',
+} as const;
 
 @ApiTags('webhooks')
 @ApiBearerAuth('bearer')
@@ -27,29 +34,35 @@ export class EventsController {
     description:
       'Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write ' +
       'committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before ' +
-      'the last one seen, or rely on webhook deliveries, which miss nothing.',
+      'the last one seen, or rely on webhook deliveries, which miss nothing. Only the events of what the key may read are listed: ' +
+      '`pet.*` with `pets:read`, `order.*` with `store:read`.',
   })
-  @ApiOkResponse({ description: 'A page of events.', type: EventDto, isArray: true, headers: NEXT_PAGE_LINK_HEADER })
+  @ApiOkResponse({ description: 'A page of events.', type: EventDto, isArray: true, headers: { ...NEXT_PAGE_LINK_HEADER, ...ETAG_HEADER } })
+  @TaggedRead()
   @ApiErrorResponses({
     VALIDATION_FAILED: { reason: 'limit, type or cursor is not valid.', example: 'type must be one of pet.created, order.placed' },
+    INSUFFICIENT_SCOPE: '`type` names events of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`).',
   })
   @RequiresScope('webhooks:read')
-  list(@Query() query: ListEventsQuery): Promise<Page<EventDto>> {
-    return this.webhooks.listEvents(query);
+  list(@Caller() key: ApiKeyPrincipal, @Query() query: ListEventsQuery): Promise<Page<EventDto>> {
+    return this.webhooks.listEvents(query, key.scopes);
   }
 
   @Get(':eventId')
   @ApiOperation({
     operationId: 'getEvent',
     summary: 'Get an event and its deliveries',
-    description: 'With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer.',
+    description:
+      'With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer. ' +
+      'A `pet.*` event needs `pets:read` as well, an `order.*` event `store:read`.',
   })
-  @ApiOkResponse({ description: 'The event.', type: EventWithDeliveriesDto })
-  @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.' })
+  @ApiOkResponse({ description: 'The event.', type: EventWithDeliveriesDto, headers: ETAG_HEADER })
+  @TaggedRead()
+  @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.', ...EVENT_SCOPE_ERROR })
   @RequiresScope('webhooks:read')
   @ApiParam(EVENT_ID_PARAMETER)
-  get(@Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
-    return this.webhooks.getEvent(id);
+  get(@Caller() key: ApiKeyPrincipal, @Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
+    return this.webhooks.getEvent(id, key.scopes);
   }
 
   @Post(':eventId/redeliver')
@@ -58,18 +71,31 @@ export class EventsController {
   @ApiOperation({
     operationId: 'redeliverEvent',
     summary: 'Send an event again',
-    description: 'To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt.',
+    description:
+      'To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt. A `pet.*` event needs ' +
+      '`pets:read` as well, an `order.*` event `store:read`; an endpoint whose maker’s key may not read it now is not sent it. ' +
+      '`If-Match` and `If-None-Match` are evaluated against the event as `getEvent` answers it.',
   })
+  @ChangesConditionally()
   @ApiAcceptedResponse({ description: 'How many deliveries were queued.', type: QueuedDto })
   @ApiErrorResponses({
     EVENT_NOT_FOUND: 'No event has this id.',
     WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint has the id given.',
     ...JSON_BODY_ERRORS,
-    VALIDATION_FAILED: { reason: 'endpointId is not a string.', example: 'endpointId must be a string' },
+    VALIDATION_FAILED: {
+      reason: 'endpointId is not a string. Or If-Match or If-None-Match is not `*` or a list of entity tags.',
+      example: 'endpointId must be a string',
+    },
+    ...EVENT_SCOPE_ERROR,
   })
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(EVENT_ID_PARAMETER)
-  async redeliver(@Param('eventId') id: string, @Body() { endpointId }: RedeliverDto): Promise<QueuedDto> {
-    return { queued: await this.webhooks.redeliver(id, endpointId) };
+  async redeliver(
+    @Caller() key: ApiKeyPrincipal,
+    @Param('eventId') id: string,
+    @Body() { endpointId }: RedeliverDto,
+    @RequestPreconditions() preconditions: Preconditions,
+  ): Promise<QueuedDto> {
+    return { queued: await this.webhooks.redeliver(id, endpointId, key.scopes, preconditions) };
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
@@ -7,7 +8,8 @@ const ACCEPT_PATCH = 'application/merge-patch+json, application/json';
 
 /** RFC 9110 §13.1 and §13.2.2 on every operation that takes preconditions; RFC 5789's Accept-Patch on the PATCH resources. */
 describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) => {
-  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0' });
+  // Nothing is delivered: an event's representation (its deliveries) stays as the test left it.
+  const ctx = useApp(kind, { RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_DELIVERY: 'false' });
   const http = () => ctx.http();
   const createPet = async () =>
     (await http().post('/v1/pets').set(AUTH).send({ name: 'Conditional', categoryId: 1 }).expect(201)).body.id as number;
@@ -20,6 +22,37 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
         .expect(201)
     ).body.id as number;
   const getPet = (id: number) => http().get(`/v1/pets/${id}`).set(AUTH);
+  const createEndpoint = async () =>
+    (
+      await http()
+        .post('/v1/webhook-endpoints')
+        .set(AUTH)
+        .send({ url: 'https://hooks.example.com/conditional', events: ['*'] })
+        .expect(201)
+    ).body.id as string;
+  const getEndpoint = (id: string) => http().get(`/v1/webhook-endpoints/${id}`).set(AUTH);
+  /** The id of a new event: a webhook endpoint's test event. */
+  const createEvent = async () =>
+    (
+      await http()
+        .post(`/v1/webhook-endpoints/${await createEndpoint()}/test`)
+        .set(AUTH)
+        .expect(202)
+    ).body.id as string;
+  /** A change of a webhook endpoint: `method` on its `path` below the endpoint, with `body`; read back with GET. */
+  const endpointChange = (method: 'post' | 'delete', path: string, body?: Body) => async () => {
+    const id = await createEndpoint();
+    return {
+      send: (headers: Body) => {
+        const sent = http()
+          [method](`/v1/webhook-endpoints/${id}${path}`)
+          .set(AUTH)
+          .set(headers as Record<string, string>);
+        return body ? sent.send(body) : sent;
+      },
+      read: () => getEndpoint(id),
+    };
+  };
 
   /** Each change of an existing resource, made with `headers`, on a fresh resource; and how to read that resource back. */
   const CHANGES: [
@@ -86,6 +119,28 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
         };
       },
     ],
+    // 1.5.0 ignored the preconditions of every change of a webhook endpoint (issue 56).
+    ['DELETE /webhook-endpoints/{endpointId}', endpointChange('delete', '')],
+    ['POST /webhook-endpoints/{endpointId}/disable', endpointChange('post', '/disable')],
+    ['POST /webhook-endpoints/{endpointId}/enable', endpointChange('post', '/enable')],
+    ['POST /webhook-endpoints/{endpointId}/rotate-secret', endpointChange('post', '/rotate-secret')],
+    ['POST /webhook-endpoints/{endpointId}/test', endpointChange('post', '/test')],
+    ['POST /webhook-endpoints/{endpointId}/recover', endpointChange('post', '/recover', { since: '2026-01-01T00:00:00Z' })],
+    [
+      'POST /events/{eventId}/redeliver',
+      async () => {
+        const id = await createEvent();
+        return {
+          send: (headers) =>
+            http()
+              .post(`/v1/events/${id}/redeliver`)
+              .set(AUTH)
+              .set(headers as Record<string, string>)
+              .send({}),
+          read: () => http().get(`/v1/events/${id}`).set(AUTH),
+        };
+      },
+    ],
   ];
 
   describe.each(CHANGES)('%s', (_, fresh) => {
@@ -134,6 +189,10 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
     ['GET /pets (a page)', async () => '/v1/pets?limit=2'],
     ['GET /store/orders (a page)', async () => '/v1/store/orders?limit=2'],
     ['GET /store/inventory', async () => '/v1/store/inventory'],
+    ['GET /webhook-endpoints/{endpointId}', async () => `/v1/webhook-endpoints/${await createEndpoint()}`],
+    ['GET /webhook-endpoints (a page)', async () => '/v1/webhook-endpoints?limit=2'],
+    ['GET /events/{eventId}', async () => `/v1/events/${await createEvent()}`],
+    ['GET /events (a page)', async () => '/v1/events?limit=2'],
   ])('%s', (_, path) => {
     it('answers a stale If-Match with 412 and the current ETag (13.1.1; 1.4.0 answered 200), and a current one with 200', async () => {
       const url = await path();
@@ -154,6 +213,40 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
       const { etag } = (await http().get(url).set(AUTH)).headers;
       const response = await http().get(url).set(AUTH).set('If-Match', etag).set('If-None-Match', etag);
       expect({ status: response.status, etag: response.headers.etag }).toEqual({ status: 304, etag });
+    });
+  });
+
+  describe.each([
+    ['POST /pets', 'pets', async () => ({ path: '/v1/pets', body: { name: 'Unconditional', categoryId: 1 } })],
+    ['POST /store/orders', 'orders', async () => ({ path: '/v1/store/orders', body: { petId: await createPet(), quantity: 1 } })],
+    [
+      'POST /webhook-endpoints',
+      'webhook_endpoints',
+      async () => ({ path: '/v1/webhook-endpoints', body: { url: 'https://hooks.example.com/created', events: ['*'] } }),
+    ],
+  ])('%s', (_, table, creation) => {
+    const count = async () => Number((await ctx.app.get(DataSource).query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+    const create = async (headers: Record<string, string>) => {
+      const { path, body } = await creation();
+      return http().post(path).set(AUTH).set(headers).send(body);
+    };
+
+    it('refuses If-Match and If-None-Match with 400 naming the header, creating nothing (1.5.0 created: 201)', async () => {
+      for (const [name, value] of [
+        ['If-Match', 'garbage'],
+        ['If-Match', '"nope"'],
+        ['If-Match', '*'],
+        ['If-None-Match', '*'],
+        ['If-None-Match', '"other"'],
+      ]) {
+        const before = await count();
+        const refused = await create({ [name]: value, 'Idempotency-Key': `conditional-${table}-${name}-${value}` });
+        expectError(refused, 400, 'VALIDATION_FAILED');
+        expect(refused.body.message).toMatch(new RegExp(`^${name} is not taken by a create`));
+        expect(await count()).toBe(before);
+      }
+      // Refused before its Idempotency-Key was claimed: the same key then creates.
+      expect((await create({ 'Idempotency-Key': `conditional-${table}-If-Match-*` })).status).toBe(201);
     });
   });
 
@@ -186,6 +279,10 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
       ['/store/orders', 'get'],
       ['/store/orders/{orderId}', 'get'],
       ['/store/inventory', 'get'],
+      ['/webhook-endpoints', 'get'],
+      ['/webhook-endpoints/{endpointId}', 'get'],
+      ['/events', 'get'],
+      ['/events/{eventId}', 'get'],
     ]) {
       const operation = paths[path][method];
       expect(headerNames(operation)).toEqual(expect.arrayContaining(['If-None-Match', 'If-Match']));
@@ -197,10 +294,23 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
       ['/pets/{petId}', 'delete'],
       ['/store/orders/{orderId}', 'patch'],
       ['/store/orders/{orderId}/cancel', 'post'],
+      ['/webhook-endpoints/{endpointId}', 'delete'],
+      ['/webhook-endpoints/{endpointId}/disable', 'post'],
+      ['/webhook-endpoints/{endpointId}/enable', 'post'],
+      ['/webhook-endpoints/{endpointId}/rotate-secret', 'post'],
+      ['/webhook-endpoints/{endpointId}/test', 'post'],
+      ['/webhook-endpoints/{endpointId}/recover', 'post'],
+      ['/events/{eventId}/redeliver', 'post'],
     ]) {
       const operation = paths[path][method];
       expect(headerNames(operation)).toEqual(expect.arrayContaining(['If-None-Match', 'If-Match']));
       expect(Object.keys(operation.responses)).toContain('412');
+    }
+    for (const path of ['/pets', '/store/orders', '/webhook-endpoints']) {
+      const create = paths[path].post;
+      expect(headerNames(create)).toEqual(expect.arrayContaining(['If-None-Match', 'If-Match']));
+      expect(create.parameters.find((parameter: { name: string }) => parameter.name === 'If-Match').description).toMatch(/400/);
+      expect(Object.keys(create.responses)).not.toContain('412');
     }
     for (const path of ['/pets/{petId}', '/store/orders/{orderId}'])
       expect(paths[path].patch.responses['200'].headers['Accept-Patch']).toBeDefined();

@@ -3,7 +3,16 @@ import { AttemptRecorder, type AttemptStore } from '../../src/webhook-delivery/a
 import type { FinishedAttempt } from '../../src/webhook-delivery/claimed-delivery.js';
 
 const attempt = (id: number): FinishedAttempt => ({
-  delivery: { id, claimToken: 'token', attempts: 0, eventId: `evt_${id}`, eventCreatedAt: new Date(0), payload: '{}', endpointRowId: 1 },
+  delivery: {
+    id,
+    claimToken: 'token',
+    attempts: 0,
+    eventId: `evt_${id}`,
+    eventType: 'pet.created',
+    eventCreatedAt: new Date(0),
+    payload: '{}',
+    endpointRowId: 1,
+  },
   attempt: { attemptedAt: new Date(0), status: 204, durationMs: 3, error: null, responseBody: null },
   result: { kind: 'delivered' },
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { ApiKeyService } from '../../src/auth/api-key.service.js';
 import type { AppConfig } from '../../src/config/app-config.js';
 import type { Clock } from '../../src/config/clock.js';
 import type { Outbox } from '../../src/events/outbox.js';
@@ -34,6 +35,7 @@ describe('the deliverer while the database refuses', () => {
       unused<DeliveryMetrics>(),
       endpoints,
       { onCommitted: () => undefined } as unknown as Outbox,
+      unused<ApiKeyService>(),
     );
     deliverer.onApplicationBootstrap();
     await new Promise((wait) => setTimeout(wait, 2 * POLL_MS + 100));

@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events of the types named are POSTed to the URL from now on, signed as the Standard Webhooks specification says. The answer holds the signing secret, shown this once. Needs an API key with the scope `webhooks:write`.
+         * @description Events of the types named are POSTed to the URL from now on, signed as the Standard Webhooks specification says. The answer holds the signing secret, shown this once. An endpoint receives only the events of what the key that made it may read, when each is sent: `pet.*` needs `pets:read`, `order.*` `store:read`, `*` both; subscribing to more than the key may read is a 403 naming the scope it lacks. Once made, an endpoint follows its maker’s key: a key rolled hands its endpoints to its successor, and a key narrowed, revoked or expired stops the events it may no longer read. Needs an API key with the scope `webhooks:write`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before the last one seen, or rely on webhook deliveries, which miss nothing. Needs an API key with the scope `webhooks:read`.
+         * @description Events of the last 30 days, oldest first. A reader walking the list while writes happen can miss an event whose write committed after the reader passed its place (ids are taken before commit): to catch up, read again from a page before the last one seen, or rely on webhook deliveries, which miss nothing. Only the events of what the key may read are listed: `pet.*` with `pets:read`, `order.*` with `store:read`. Needs an API key with the scope `webhooks:read`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -322,7 +322,7 @@ export interface paths {
         };
         /**
          * Get an event and its deliveries
-         * @description With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer. Needs an API key with the scope `webhooks:read`.
+         * @description With each endpoint’s delivery and every attempt: time, answer status, duration, error, the first KiB of the answer. A `pet.*` event needs `pets:read` as well, an `order.*` event `store:read`. Needs an API key with the scope `webhooks:read`.
          */
         get: operations["getEvent"];
         put?: never;
@@ -344,7 +344,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event again
-         * @description To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
+         * @description To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt. A `pet.*` event needs `pets:read` as well, an `order.*` event `store:read`; an endpoint whose maker’s key may not read it now is not sent it. `If-Match` and `If-None-Match` are evaluated against the event as `getEvent` answers it. Needs an API key with the scopes `webhooks:read` and `webhooks:write`: a change shows what it changes.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -1316,6 +1316,10 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-Match"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1345,7 +1349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The body is not a valid NewPet. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description The body is not a valid NewPet. Or If-Match or If-None-Match was sent: a create takes neither. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1671,7 +1675,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description petId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) */
+            /** @description petId is not an integer from 1 to 2^53-1. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1845,7 +1849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description A field is unknown, null or not valid, or petId is not an id. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description A field is unknown, null or not valid, or petId is not an id. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2173,6 +2177,10 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-Match"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2202,7 +2210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description The body is not a valid NewOrder. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description The body is not a valid NewOrder. Or If-Match or If-None-Match was sent: a create takes neither. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2554,7 +2562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description A field is unknown, null or not valid, or orderId is not an id. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description A field is unknown, null or not valid, or orderId is not an id. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2751,7 +2759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description orderId is not an integer from 1 to 2^53-1. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description orderId is not an integer from 1 to 2^53-1. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3062,7 +3070,12 @@ export interface operations {
                 /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3073,6 +3086,8 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3082,6 +3097,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description limit or cursor is not valid. (VALIDATION_FAILED) */
             400: {
@@ -3113,6 +3141,21 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3174,6 +3217,10 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry: the first response is stored for 24 hours (per API key) and a retry with the same body gets it back, with `Idempotent-Replayed: true`, creating nothing. 1 to 255 printable ASCII characters, bare or as a quoted string (`"…"`, RFC 8941): a key of your own for each request that must take effect once, such as `order-4711-approve`. */
                 "Idempotency-Key"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-Match"?: string;
+                /** @description Not taken by a create: a new resource has no entity tag to name yet. Sent, it is refused (`400 VALIDATION_FAILED`, naming it) and nothing is created; `Idempotency-Key` is what makes a create safe to retry. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3201,7 +3248,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewWebhookEndpointSecret"];
                 };
             };
-            /** @description The body is not a valid NewWebhookEndpoint, or its URL may not be sent to. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            /** @description The body is not a valid NewWebhookEndpoint, or its URL may not be sent to. Or If-Match or If-None-Match was sent: a create takes neither. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3226,7 +3273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the events asked for are of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
@@ -3330,7 +3377,12 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3345,6 +3397,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3354,6 +3408,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
@@ -3385,6 +3452,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3443,7 +3525,12 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3465,6 +3552,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
@@ -3496,6 +3596,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3554,7 +3669,12 @@ export interface operations {
     disableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3577,6 +3697,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
@@ -3609,6 +3742,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3667,7 +3815,12 @@ export interface operations {
     enableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3690,6 +3843,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
@@ -3722,6 +3888,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3780,7 +3961,12 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3803,6 +3989,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
@@ -3835,6 +4034,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3893,7 +4107,12 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -3916,6 +4135,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
@@ -3948,6 +4180,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4006,7 +4253,12 @@ export interface operations {
     recoverWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the endpoint (`we_…`).
@@ -4035,7 +4287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Queued"];
                 };
             };
-            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) since is not an RFC 3339 date-time with an offset in the years 1000 to 9999. (VALIDATION_FAILED) */
+            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) since is not an RFC 3339 date-time with an offset in the years 1000 to 9999. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4078,6 +4330,21 @@ export interface operations {
             /** @description No webhook endpoint has this id. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4162,7 +4429,12 @@ export interface operations {
                  */
                 type?: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.updated";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4173,6 +4445,8 @@ export interface operations {
                 headers: {
                     /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
                     Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4182,6 +4456,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Event"][];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description limit, type or cursor is not valid. (VALIDATION_FAILED) */
             400: {
@@ -4208,11 +4495,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: `type` names events of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4271,7 +4573,12 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the event (`evt_…`).
@@ -4286,6 +4593,8 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4295,6 +4604,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EventWithDeliveries"];
                 };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
             401: {
@@ -4308,7 +4630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the event is of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
@@ -4326,6 +4648,21 @@ export interface operations {
             /** @description No event has this id. (EVENT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4384,7 +4721,12 @@ export interface operations {
     redeliverEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the representation you decided on (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: the change applies only if it is still current, else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. Without it the change applies to whatever is current. */
+                "If-Match"?: string;
+                /** @description ETags, or `*`: the change applies only if none of them is current (`*`: only if the resource does not exist, so it never applies), else `412 PRECONDITION_FAILED` with the current `ETag`, and nothing changes. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The identifier of the event (`evt_…`).
@@ -4413,7 +4755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Queued"];
                 };
             };
-            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) endpointId is not a string. (VALIDATION_FAILED) */
+            /** @description The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) endpointId is not a string. Or If-Match or If-None-Match is not `*` or a list of entity tags. (VALIDATION_FAILED) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4438,7 +4780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). (INSUFFICIENT_SCOPE) */
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the event is of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`). (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
@@ -4456,6 +4798,21 @@ export interface operations {
             /** @description No event has this id. (EVENT_NOT_FOUND) No webhook endpoint has the id given. (WEBHOOK_ENDPOINT_NOT_FOUND) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation, or the `If-None-Match` names the current one; nothing changed. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
