@@ -39,7 +39,7 @@ export class WebhookEndpoint extends NumericIdEntity {
   createdAt: Date;
 
   /** The principal id of the key that made it (`key-12`, `env-…`); null for one made before 1.5.1. */
-  @Column({ name: 'created_by', type: 'varchar', length: 64, nullable: true, ...EXACT_TEXT })
+  @Column({ name: 'created_by', type: 'varchar', length: 64, nullable: true, ...COMPARED_TEXT })
   createdBy: string | null;
 
   @Column({ name: 'last_success_at', type: 'datetime', precision: 3, nullable: true })

@@ -9,7 +9,7 @@ interface TextColumn {
   readonly name: string;
   readonly type: string;
   readonly rest: string;
-  /** utf8mb4_bin before this migration (ExactClientText, Metadata, RequestLog); else the database's default character set. */
+  /** utf8mb4_bin before this migration (ExactClientText, Metadata, RequestLog, WebhookEndpointMakers); else the database's default character set. */
   readonly wasBinary?: true;
 }
 
@@ -44,6 +44,7 @@ const TABLES: Record<string, readonly TextColumn[]> = {
     column('secret', 'varchar(64)'),
     column('previous_secret', 'varchar(64)', 'NULL'),
     column('disabled_reason', 'varchar(255)', 'NULL'),
+    column('created_by', 'varchar(64)', 'NULL', true),
   ],
   webhook_deliveries: [column('state', 'varchar(16)'), column('claim_token', 'varchar(32)', 'NULL')],
   request_log: [
