@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
@@ -59,6 +59,14 @@ export class EventsController {
     operationId: 'redeliverEvent',
     summary: 'Send an event again',
     description: 'To one endpoint, or to every enabled endpoint subscribed to its type; from the first attempt.',
+  })
+  // Swagger UI's Try it out sends the first example: the optional endpointId's would name an endpoint that is not there (404).
+  @ApiBody({
+    type: RedeliverDto,
+    examples: {
+      everySubscribedEndpoint: { summary: 'To every enabled endpoint subscribed to its type', value: {} },
+      oneEndpoint: { summary: 'To one endpoint, by its id', value: { endpointId: 'we_3q8kF0aZ1x2Yb7Lm' } },
+    },
   })
   @ApiAcceptedResponse({ description: 'How many deliveries were queued.', type: QueuedDto })
   @ApiErrorResponses({

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { ServiceProcess } from './support/service-process.js';
 import { AUTH, expectError, useApp } from './support/test-app.js';
+import { DATABASE_KINDS } from './support/test-database.js';
 
 const run = promisify(execFile);
 const API_KEY = 'untouched-e2e-key';
@@ -61,6 +62,38 @@ describe('Swagger UI’s files', () => {
       expectError(await ctx.http().get(path).set(AUTH), 404, 'ROUTE_NOT_FOUND');
     },
   );
+});
+
+type Json = Record<string, any>;
+
+/**
+ * The JSON body Swagger UI's Try it out fills in for an operation: the first of its request body's
+ * examples, else its example, else an object of its schema's properties that have an example.
+ */
+function bodyTryItOutSends(document: Json, path: string, method: string): unknown {
+  const media = document.paths[path][method].requestBody.content['application/json'];
+  if (media.examples) return (Object.values(media.examples)[0] as { value: unknown }).value;
+  if (media.example !== undefined) return media.example;
+  const schema = document.components.schemas[media.schema.$ref.replace('#/components/schemas/', '')];
+  const examples = Object.entries<Json>(schema.properties ?? {}).filter(([, property]) => property.example !== undefined);
+  return Object.fromEntries(examples.map(([name, property]) => [name, property.example]));
+}
+
+describe.each(DATABASE_KINDS)('Swagger UI’s examples on %s', (kind) => {
+  const ctx = useApp(kind);
+
+  it('sends redeliverEvent with the body it fills in, once the path names a real event: 202, to every subscribed endpoint', async () => {
+    const document = (await ctx.http().get('/v1/openapi.json')).body;
+    const body = bodyTryItOutSends(document, '/events/{eventId}/redeliver', 'post');
+    await ctx.http().post('/v1/pets').set(AUTH).send({ name: 'Redelivered', categoryId: 1 }).expect(201);
+    const [event] = (await ctx.http().get('/v1/events?limit=1').set(AUTH).expect(200)).body;
+    const redelivered = await ctx
+      .http()
+      .post(`/v1/events/${event.id}/redeliver`)
+      .set(AUTH)
+      .send(body as object);
+    expect({ status: redelivered.status, body: redelivered.body }).toEqual({ status: 202, body: { queued: 0 } });
+  });
 });
 
 /**
