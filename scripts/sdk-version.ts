@@ -3,6 +3,7 @@
  * `version` and clients/typescript/src/version.ts, which its User-Agent sends, and the file names of
  * the packed SDKs the vendor/ recipe gives (docs/INTEGRATING.md, both READMEs). The SDK imports
  * nothing of src/, so it carries the number; `npm run openapi` runs this, and tests fail when one differs.
+ * The service's own package.json says the release too: what `npm ls` and an SBOM report.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -10,12 +11,23 @@ import { API_VERSION } from '../src/config/api-version.js';
 
 export const SDK_VERSION_FILE = 'clients/typescript/src/version.ts';
 export const SDK_MANIFEST_FILE = 'clients/typescript/package.json';
+/** The service's package.json: its `version` is the release's, the API's. */
+export const SERVICE_MANIFEST_FILE = 'package.json';
+/** Its lock file names the root package's version twice, as npm writes it. */
+export const SERVICE_LOCK_FILE = 'package-lock.json';
 /** The documents whose vendor/ recipe names the packed SDKs' files (test/e2e/sdk-vendor.e2e-spec.ts runs it). */
 export const VENDOR_RECIPE_FILES = ['docs/INTEGRATING.md', 'clients/typescript/README.md', 'clients/python/README.md'];
 
 /** A document's text with the packed SDKs' file names (`petstore-client-X.Y.Z.tgz`, `petstore-X.Y.Z…`) at `version`. */
 export function withPackageVersion(text: string, version: string): string {
   return text.replace(/\b(petstore(?:-client)?-)\d+\.\d+\.\d+(?=\.tgz|\.tar\.gz|-py3-none-any\.whl)/g, `$1${version}`);
+}
+
+/** A package-lock.json's text with the root package's `version` (at the top and in `packages[""]`), all else as it was. */
+export function lockWithVersion(lock: string, version: string): string {
+  const parsed = JSON.parse(lock) as { packages: Record<string, object> };
+  const packages = { ...parsed.packages, '': { ...parsed.packages[''], version } };
+  return `${JSON.stringify({ ...parsed, version, packages }, null, 2)}\n`;
 }
 
 /** The text of version.ts for a version. */
@@ -29,14 +41,18 @@ export function sdkVersionModule(version: string): string {
   ].join('\n');
 }
 
-/** The package.json's text with `version`, all else as it was. */
+/** A package.json's text with `version`, all else as it was. */
 export function sdkManifest(manifest: string, version: string): string {
   return `${JSON.stringify({ ...JSON.parse(manifest), version }, null, 2)}\n`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await writeFile(SDK_VERSION_FILE, sdkVersionModule(API_VERSION));
-  await writeFile(SDK_MANIFEST_FILE, sdkManifest(await readFile(SDK_MANIFEST_FILE, 'utf8'), API_VERSION));
+  for (const manifest of [SDK_MANIFEST_FILE, SERVICE_MANIFEST_FILE])
+    await writeFile(manifest, sdkManifest(await readFile(manifest, 'utf8'), API_VERSION));
+  await writeFile(SERVICE_LOCK_FILE, lockWithVersion(await readFile(SERVICE_LOCK_FILE, 'utf8'), API_VERSION));
   for (const file of VENDOR_RECIPE_FILES) await writeFile(file, withPackageVersion(await readFile(file, 'utf8'), API_VERSION));
-  process.stderr.write(`wrote ${SDK_VERSION_FILE} and the version of ${SDK_MANIFEST_FILE}\n`);
+  process.stderr.write(
+    `wrote ${SDK_VERSION_FILE} and the version of ${SDK_MANIFEST_FILE}, ${SERVICE_MANIFEST_FILE} and ${SERVICE_LOCK_FILE}\n`,
+  );
 }

@@ -12,6 +12,7 @@ import { cacheValidationMetadata } from './platform/class-validator-metadata.js'
 import { boundClientConnections } from './http/client-connections.js';
 import { constantHeaders, httpEdge } from './http/edge.js';
 import { InFlightRequests } from './http/in-flight-requests.js';
+import { loadJsonBodyParser } from './http/json-body.js';
 import { PUBLIC_BASE_URL_SETTING } from './http/request-origin.js';
 import { RouteTable } from './http/route-table.js';
 import { trustedProxies } from './http/trusted-proxies.js';
@@ -77,6 +78,7 @@ export async function createApp(config: AppConfig, { clock }: { clock?: Clock } 
   // After the documents, ahead of the routes app.init() adds: what no route takes is answered here.
   app.use(app.get(UnroutedRequests).handle);
   await app.init();
+  await loadJsonBodyParser();
   app.useLogger(app.get(Logger));
   return app;
 }

@@ -1,5 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { HeadersObject } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
 import bodyParser from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 import typeis from 'type-is';
@@ -61,6 +62,21 @@ export async function readJsonBody(request: Request, response: Response, types: 
   if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
     throw new ValidationFailedException(`The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
   }
+}
+
+/**
+ * Has the parser read one body, at start: what it decodes with (iconv-lite's encodings) is loaded
+ * on its first use, from node_modules, which `npm ci` beside a running service deletes and
+ * reinstalls; every JSON body was a 400 meanwhile.
+ */
+export async function loadJsonBodyParser(): Promise<void> {
+  const body = Buffer.from('{}');
+  const request = Object.assign(Readable.from([body]), {
+    headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) },
+  });
+  await new Promise<void>((resolve, reject) =>
+    parser(request as never, {} as never, (error?: unknown) => (error ? reject(error) : resolve())),
+  );
 }
 
 /** For a route that takes a JSON body: admits the request once its body has been read (readJsonBody). */

@@ -16,7 +16,9 @@ import type { Scope } from '../auth/scopes.js';
 import { API_VERSION } from '../config/api-version.js';
 import { type AppConfig, DEFAULT_RATE_LIMIT_PER_MINUTE } from '../config/app-config.js';
 import { ownBaseUrl } from '../config/service-address.js';
+import { RouteNotFoundException } from '../errors/api-exception.js';
 import { errorCodesByStatus } from './api-error-responses.decorator.js';
+import { swaggerUiAssets } from './swagger-ui-assets.js';
 
 export const API_PREFIX = '/v1';
 
@@ -373,11 +375,17 @@ export function serveOpenApiDocument(app: NestExpressApplication, document: Open
     `${page}/try-it-out.js`,
     (_request: Request, response: Response) => void response.type('application/javascript').send(TRY_IT_OUT_SCRIPT),
   );
+  // Ahead of SwaggerModule's static files: the page's own, from memory.
+  for (const asset of swaggerUiAssets()) routes.get(`${page}/${asset.name}`, asset.serve);
   SwaggerModule.setup(page, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
     customJs: './try-it-out.js',
   });
+  // A file the documents do not have is a 404, as public as they are: never a 401 asking for a key they do not need.
+  routes.get(`${page}/*file`, (request: Request, _response: Response, next: unknown) =>
+    (next as NextFunction)(new RouteNotFoundException(request.method, request.path)),
+  );
 }
 
 /** An operation of the document, as whoever records what a request reached needs it. */

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { type ApiKeyPrincipal, Caller } from '../auth/api-key.principal.js';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
 import type { Preconditions } from '../http/entity-tag.js';
@@ -77,6 +77,14 @@ export class EventsController {
       '`If-Match` and `If-None-Match` are evaluated against the event as `getEvent` answers it.',
   })
   @ChangesConditionally()
+  // Swagger UI's Try it out sends the first example: the optional endpointId's would name an endpoint that is not there (404).
+  @ApiBody({
+    type: RedeliverDto,
+    examples: {
+      everySubscribedEndpoint: { summary: 'To every enabled endpoint subscribed to its type', value: {} },
+      oneEndpoint: { summary: 'To one endpoint, by its id', value: { endpointId: 'we_3q8kF0aZ1x2Yb7Lm' } },
+    },
+  })
   @ApiAcceptedResponse({ description: 'How many deliveries were queued.', type: QueuedDto })
   @ApiErrorResponses({
     EVENT_NOT_FOUND: 'No event has this id.',

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { integratorEnvironment, runDocumented, shellBlocks } from './support/sdk-project.js';
+import { compileIn, integratorEnvironment, readmeTsconfig, runDocumented, shellBlocks } from './support/sdk-project.js';
 import { startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -32,8 +32,8 @@ const toTheService: typeof fetch = async (input, init) => {
 
 /** Uses a hey-api client as generated, configured with the key (and the fetch above) only: its base URL is the document's. */
 const HEY_API_PROGRAM = `
-import { client } from './src/petstore/client.gen';
-import { createPet, getInventory, listPets, placeOrder } from './src/petstore/sdk.gen';
+import { client } from './src/petstore/client.gen.js';
+import { createPet, getInventory, listPets, placeOrder } from './src/petstore/sdk.gen.js';
 ${TO_THE_SERVICE}
 client.setConfig({ auth: process.env.PETSTORE_API_KEY, fetch: toTheService });
 // Defaulted fields left out: status on a pet; status and complete on an order.
@@ -49,7 +49,7 @@ console.log(JSON.stringify({ pet: pet.data, order: order.data, listed: page.data
 /** Uses openapi-typescript's types with openapi-fetch, which takes its base URL by design: the document's. */
 const OPENAPI_FETCH_PROGRAM = `
 import createClient from 'openapi-fetch';
-import type { paths } from './src/petstore-api';
+import type { paths } from './src/petstore-api.js';
 ${TO_THE_SERVICE}
 const petstore = createClient<paths>({
   baseUrl: '${DOCUMENT_SERVER}',
@@ -68,43 +68,58 @@ console.log(JSON.stringify({ pet: pet.data, order: read.data, missing: missing.e
 /** The files the documented lines generate, from the folder they run in. */
 const GENERATED = ['src/petstore/client.gen.ts', 'src/petstore/sdk.gen.ts', 'src/petstore-api.ts'];
 
+/** Every file under `folder`, by its path there, with its text. */
+async function filesOf(folder: string): Promise<Record<string, string>> {
+  const names = (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  const files: Record<string, string> = {};
+  for (const entry of names) {
+    const path = join(entry.parentPath, entry.name);
+    files[path.slice(folder.length + 1)] = await readFile(path, 'utf8');
+  }
+  return files;
+}
+
 /**
- * Clients generated from the committed openapi.json by the generators integrators use, each with
- * its default options, by the lines docs/INTEGRATING.md gives, as written: in an empty folder
- * holding only the document, and in a project on TypeScript 6 (the SDK's), outside this repository
- * and with no terminal, from the npm registry. They compile under --strict with bodies that leave
- * the defaulted fields out, and call the document's first server, hey-api without a base URL
+ * Clients generated from the committed openapi.json by the generators integrators use, by the lines
+ * docs/INTEGRATING.md gives, as written: in an empty folder holding only the document, and in a
+ * project on TypeScript 6 (the SDK's), outside this repository and with no terminal, from the npm
+ * registry, each on an npm cache of its own (a cache that the first case filled hid that npx gave
+ * hey-api TypeScript 7 in the second: npx reuses the folder it installed the same packages into).
+ * They compile under the README's tsconfig.json (`nodenext`) with bodies that leave the defaulted
+ * fields out, run under Node, and call the document's first server, hey-api without a base URL
  * given by hand; what they send there reaches the test's service, on a free port (TO_THE_SERVICE).
  */
 describe('clients generated from openapi.json, as docs/INTEGRATING.md says', () => {
   let directory: string;
   let project: string;
+  let generatedByNpx: Record<string, string>;
+  let generatedInEmptyFolder: Record<string, string>;
   let database: TestDatabase;
   let app: NestExpressApplication;
   beforeAll(async () => {
     const [generate, keepInProject] = await shellBlocks('docs/INTEGRATING.md', '**Generated clients,**');
     // Outside the repository: npx there would find this repository's generators, and npm install change its package.json.
     directory = await mkdtemp(join(tmpdir(), 'petstore-generated-clients-'));
-    const environment = integratorEnvironment();
+    const caseEnvironment = (name: string) => integratorEnvironment({ npm_config_cache: join(directory, `npm-cache-${name}`) });
 
     const empty = join(directory, 'empty');
     await mkdir(empty);
     await copyFile('openapi.json', join(empty, 'openapi.json'));
-    await runDocumented(generate, empty, environment);
-    for (const file of GENERATED) await stat(join(empty, file));
+    await runDocumented(generate, empty, caseEnvironment('empty'));
+    generatedInEmptyFolder = await filesOf(join(empty, 'src'));
 
     project = join(directory, 'your-project');
     await mkdir(project);
     await copyFile('openapi.json', join(project, 'openapi.json'));
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'your-project', private: true, type: 'module' }));
+    const environment = caseEnvironment('your-project');
     // The SDK's setup (its README): TypeScript 6 and Node's types.
     await runDocumented('npm install --no-audit --no-fund typescript@6 @types/node', project, environment);
     await runDocumented(generate, project, environment);
-    await rm(join(project, 'src'), { recursive: true });
+    generatedByNpx = await filesOf(join(project, 'src'));
+    await rename(join(project, 'src'), join(project, 'src-by-npx'));
     await runDocumented(keepInProject, project, environment);
     for (const file of GENERATED) await stat(join(project, file));
-    await writeFile(join(project, 'hey-api-program.ts'), HEY_API_PROGRAM);
-    await writeFile(join(project, 'openapi-fetch-program.ts'), OPENAPI_FETCH_PROGRAM);
 
     database = await createTestDatabase('sqlite');
     app = await startApp(database);
@@ -113,6 +128,12 @@ describe('clients generated from openapi.json, as docs/INTEGRATING.md says', () 
     await app?.close();
     await database?.drop();
     if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  it('generates the same clients by npx in an empty folder, by npx in a project on TypeScript 6, and from the project’s devDependencies', async () => {
+    expect(Object.keys(generatedInEmptyFolder)).toEqual(expect.arrayContaining(GENERATED.map((file) => file.slice('src/'.length))));
+    expect(generatedByNpx).toEqual(generatedInEmptyFolder);
+    expect(await filesOf(join(project, 'src'))).toEqual(generatedInEmptyFolder);
   });
 
   it('keeps the generators among the project’s devDependencies, on the project’s TypeScript 6', async () => {
@@ -128,34 +149,27 @@ describe('clients generated from openapi.json, as docs/INTEGRATING.md says', () 
     expect(await readFile(join(project, 'src/petstore/client.gen.ts'), 'utf8')).toContain(`baseUrl: '${DOCUMENT_SERVER}'`);
   });
 
-  it('both compile under --strict with the project’s TypeScript, defaulted fields left out', async () => {
-    const tsc = join(project, 'node_modules/typescript/bin/tsc');
-    const options = [
-      '--noEmit',
-      '--strict',
-      '--target',
-      'es2022',
-      '--module',
-      'esnext',
-      '--moduleResolution',
-      'bundler',
-      '--types',
-      'node',
-    ];
-    const compiled = await run(process.execPath, [tsc, ...options, 'hey-api-program.ts', 'openapi-fetch-program.ts'], {
-      cwd: project,
-    }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
-    expect(compiled.stdout).toBe('');
+  it('compiles the docs’ lines that use them, as src/index.ts, with the README’s tsconfig.json', async () => {
+    const usage = /```ts fragment\n([\s\S]*?)```/.exec(await readFile('docs/INTEGRATING.md', 'utf8'))![1];
+    expect(usage).toContain("from './petstore/client.gen.js'");
+    await writeFile(join(project, 'src/index.ts'), usage);
+    const tsconfig = JSON.parse(await readmeTsconfig());
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['src/index.ts'] }));
+    await compileIn(project, project, ['--noEmit']);
   }, 60_000);
 
   it.each([
-    ['hey-api', 'hey-api-program.ts'],
-    ['openapi-typescript with openapi-fetch', 'openapi-fetch-program.ts'],
+    ['hey-api', 'hey-api-program'],
+    ['openapi-typescript with openapi-fetch', 'openapi-fetch-program'],
   ])(
-    '%s calls the service: a pet and an order made with their defaults',
+    '%s compiles with the README’s tsconfig.json (nodenext), runs under Node and calls the service: a pet and an order made with their defaults',
     async (_, program) => {
+      await writeFile(join(project, `${program}.ts`), program === 'hey-api-program' ? HEY_API_PROGRAM : OPENAPI_FETCH_PROGRAM);
+      const tsconfig = JSON.parse(await readmeTsconfig());
+      await writeFile(join(project, `${program}.tsconfig.json`), JSON.stringify({ ...tsconfig, files: [`${program}.ts`] }));
+      await compileIn(project, project, ['-p', `${program}.tsconfig.json`]);
       const service = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-      const { stdout } = await run(resolve('node_modules/.bin/tsx'), [program], {
+      const { stdout } = await run(process.execPath, [`${program}.js`], {
         cwd: project,
         env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_SERVICE: service },
       });

@@ -127,6 +127,29 @@ describe('the SDKs installed from the vendor/ folder of an integrator’s reposi
     expect(outcome.from).toMatch(new RegExp(`^${project}/\\.venv/lib/python3[.\\d]*/site-packages/petstore/__init__\\.py$`));
   }, 60_000);
 
+  it('leaves nothing of the Python client in vendor/ when its build fails: a python3 with build but no wheel', async () => {
+    const [make] = await shellBlocks('docs/INTEGRATING.md', SECTION);
+    // Debian's python3 with its `wheel` hidden, as a pyenv or python.org Python that was given `build` lacks it.
+    const hidden = join(directory, 'no-wheel');
+    await mkdir(join(hidden, 'wheel'), { recursive: true });
+    await writeFile(join(hidden, 'wheel', '__init__.py'), 'raise ImportError("No module named \'wheel\'")\n');
+    const bin = join(directory, 'bin-without-wheel');
+    await mkdir(bin);
+    await writeFile(join(bin, 'python3'), `#!/bin/sh\nPYTHONPATH=${hidden} exec /usr/bin/python3 "$@"\n`);
+    await chmod(join(bin, 'python3'), 0o755);
+    const elsewhere = join(directory, 'another-project');
+    await mkdir(elsewhere);
+    const shell = integratorEnvironment();
+    const failed = await runDocumented(make, elsewhere, { ...shell, PATH: `${bin}${delimiter}${shell.PATH}`, PIP_NO_INDEX: '1' }).then(
+      () => false,
+      () => true,
+    );
+    expect({ failed, vendor: (await readdir(join(elsewhere, 'vendor'))).sort() }).toEqual({
+      failed: true,
+      vendor: [`petstore-client-${version}.tgz`],
+    });
+  }, 120_000);
+
   it('gives each SDK’s README the same lines as INTEGRATING’s, which ran here', async () => {
     const ran = (await shellBlocks('docs/INTEGRATING.md', SECTION)).slice(0, 2).join('');
     for (const readme of ['clients/typescript/README.md', 'clients/python/README.md']) {
