@@ -131,6 +131,8 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
     it.each([
       ['metadata[a]=1&metadata[b]=2', 'metadata filters by one pair only: give one metadata[key]=value'],
       ['metadata=A-17', 'metadata filters by one pair, given as metadata[key]=value'],
+      // Both forms at once: neither is dropped.
+      ['metadata=A-17&metadata[a]=1', 'metadata filters by one pair, given as metadata[key]=value'],
       ['metadata[bad key]=1', 'metadata key "bad key" must be 1 to 40 characters'],
       ['metadata[a]=1&metadata[a]=2', 'metadata[a] must be given once'],
       [`metadata[a]=${'x'.repeat(501)}`, 'metadata[a] must be at most 500 characters'],
@@ -147,6 +149,114 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
       expectError(await list(`limit=1&metadata[cursor_test]=y&cursor=${cursor}`), 400, 'VALIDATION_FAILED');
       expectError(await list(`limit=1&cursor=${cursor}`), 400, 'VALIDATION_FAILED');
       expect((await list(`limit=1&metadata[cursor_test]=x&cursor=${cursor}`)).status).toBe(200);
+    });
+  });
+
+  describe('keys that name what every object has', () => {
+    /** Keys the rule allows that name a property of every object (Object.prototype's), or one libraries look for. */
+    const OBJECT_NAMES = [...Object.getOwnPropertyNames(Object.prototype), 'prototype', 'toJSON', 'then'];
+    /** One member per such key (own members: a literal `__proto__:` would set the prototype instead), each value naming its key. */
+    const objectNamed = (suffix: string): Body => Object.fromEntries(OBJECT_NAMES.map((key) => [key, `${key}${suffix}`]));
+    /** A metadata object's members, in name order: what "answered exactly" compares, whatever the members' order. */
+    const membersOf = (metadata: object) => Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : 1));
+    const placeOrder = (body: Body) =>
+      http()
+        .post('/v1/store/orders')
+        .set(AUTH)
+        .send({ quantity: 1, ...body });
+    const patchOrder = (id: number, body: Body) => http().patch(`/v1/store/orders/${id}`).set(AUTH).send(body);
+    const owners = [
+      { name: 'pets', path: '/v1/pets', created: 'pet.created', updated: 'pet.updated', create: createPet, patch: patchPet },
+      {
+        name: 'orders',
+        path: '/v1/store/orders',
+        created: 'order.placed',
+        updated: 'order.updated',
+        create: async (body: Body) => placeOrder({ petId: (await createPet({})).body.id, ...body }),
+        patch: patchOrder,
+      },
+    ];
+
+    it.each(owners)('are stored and answered exactly on the $name create, its read, its event and a keyed retry', async (owner) => {
+      const metadata = { erp_id: 'A-1', ...objectNamed(`-${owner.name}-create`) };
+      const created = await owner.create({ metadata });
+      expect(created.status).toBe(201);
+      expect(membersOf(created.body.metadata)).toEqual(membersOf(metadata));
+      expect(created.text).toContain(`"__proto__":"__proto__-${owner.name}-create"`);
+      const read = await http().get(`${owner.path}/${created.body.id}`).set(AUTH);
+      expect(membersOf(read.body.metadata)).toEqual(membersOf(metadata));
+      const [event] = await eventsOf(owner.created, created.body.id);
+      expect(membersOf(event.data.object.metadata as object)).toEqual(membersOf(metadata));
+      // A retry is the same request only with the same value of every key, __proto__ included.
+      const base = owner.name === 'pets' ? { name: 'Keyed', categoryId: 1 } : { petId: (await createPet({})).body.id, quantity: 1 };
+      const key = `proto-${owner.name}-${kind}-${Date.now()}`;
+      const keyed = (value: string) =>
+        http()
+          .post(owner.path)
+          .set(AUTH)
+          .set('Idempotency-Key', key)
+          .type('application/json')
+          .send(JSON.stringify({ ...base, metadata: Object.fromEntries([['__proto__', value]]) }));
+      const original = await keyed('one');
+      expect(original.status).toBe(201);
+      expect(membersOf(original.body.metadata)).toEqual([['__proto__', 'one']]);
+      const replayed = await keyed('one');
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.text).toBe(original.text);
+      expectError(await keyed('two'), 422, 'IDEMPOTENCY_KEY_REUSED');
+    });
+
+    it.each(owners)('are set, changed and removed by a $name PATCH and told exactly in previousAttributes', async (owner) => {
+      const { id } = (await owner.create({ metadata: { erp_id: 'A-1' } })).body;
+      const set = objectNamed(`-${owner.name}-patch`);
+      const patched = await owner.patch(id, { metadata: set });
+      expect(patched.status).toBe(200);
+      const afterSet = { erp_id: 'A-1', ...set };
+      expect(membersOf(patched.body.metadata)).toEqual(membersOf(afterSet));
+      // A null removes such a key and a string changes it, as any other key.
+      const removed = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'erp_id'];
+      const changed = await owner.patch(id, {
+        metadata: { ...Object.fromEntries(removed.map((key) => [key, null])), isPrototypeOf: 'changed' },
+      });
+      expect(changed.status).toBe(200);
+      const afterChange = Object.fromEntries(
+        Object.entries(afterSet)
+          .filter(([key]) => !removed.includes(key))
+          .map(([key, value]) => [key, key === 'isPrototypeOf' ? 'changed' : value]),
+      );
+      expect(membersOf(changed.body.metadata)).toEqual(membersOf(afterChange));
+      expect(membersOf((await http().get(`${owner.path}/${id}`).set(AUTH)).body.metadata)).toEqual(membersOf(afterChange));
+      const events = await eventsOf(owner.updated, id);
+      expect(events.map(({ data }) => membersOf(data.previousAttributes!.metadata as object))).toEqual([
+        [['erp_id', 'A-1']],
+        membersOf(afterSet),
+      ]);
+      expect(events.map(({ data }) => membersOf(data.object.metadata as object))).toEqual([membersOf(afterSet), membersOf(afterChange)]);
+      // Removing keys that are not there changes nothing, and tells nothing.
+      const again = await owner.patch(id, { metadata: Object.fromEntries(removed.map((key) => [key, null])) });
+      expect(membersOf(again.body.metadata)).toEqual(membersOf(afterChange));
+      expect(await eventsOf(owner.updated, id)).toHaveLength(2);
+      expect((await owner.patch(id, { metadata: null })).body.metadata).toEqual({});
+    });
+
+    it.each(owners)('filter a listing of $name by a pair of any of them', async (owner) => {
+      const suffix = `-${owner.name}-filter-${kind}-${Date.now()}`;
+      const created = await owner.create({ metadata: objectNamed(suffix) });
+      expect(created.status).toBe(201);
+      const { id } = created.body;
+      expect((await owner.create({ metadata: objectNamed(`${suffix}-other`) })).status).toBe(201);
+      for (const key of OBJECT_NAMES) {
+        const listed = await http()
+          .get(`${owner.path}?metadata[${key}]=${encodeURIComponent(`${key}${suffix}`)}`)
+          .set(AUTH);
+        expect({ key, status: listed.status, ids: listed.body.map?.((found: { id: number }) => found.id) }).toEqual({
+          key,
+          status: 200,
+          ids: [id],
+        });
+        expect(membersOf(listed.body[0].metadata)).toEqual(membersOf(objectNamed(suffix)));
+      }
+      expect((await http().get(`${owner.path}?metadata[constructor]=nobody`).set(AUTH)).body).toEqual([]);
     });
   });
 
