@@ -26,6 +26,36 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
     }
   };
 
+  /** A metadata object's members, in name order: what "answered exactly" compares, whatever the members' order. */
+  const membersOf = (metadata: object) => Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : 1));
+  const placeOrder = (body: Body) =>
+    http()
+      .post('/v1/store/orders')
+      .set(AUTH)
+      .send({ quantity: 1, ...body });
+  const patchOrder = (id: number, body: Body) => http().patch(`/v1/store/orders/${id}`).set(AUTH).send(body);
+  /** Pets and orders, each with what its create needs besides metadata (`fields`), and its requests. */
+  const owners = [
+    {
+      name: 'pets',
+      path: '/v1/pets',
+      created: 'pet.created',
+      updated: 'pet.updated',
+      fields: async (): Promise<Body> => ({ name: 'Tagged', categoryId: 1 }),
+      create: createPet,
+      patch: patchPet,
+    },
+    {
+      name: 'orders',
+      path: '/v1/store/orders',
+      created: 'order.placed',
+      updated: 'order.updated',
+      fields: async (): Promise<Body> => ({ petId: (await createPet({})).body.id, quantity: 1 }),
+      create: async (body: Body) => placeOrder({ petId: (await createPet({})).body.id, ...body }),
+      patch: patchOrder,
+    },
+  ];
+
   describe('on pets', () => {
     it('is set on create, {} when none, and in every answer and the pet.created event', async () => {
       const plain = await createPet({});
@@ -157,25 +187,6 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
     const OBJECT_NAMES = [...Object.getOwnPropertyNames(Object.prototype), 'prototype', 'toJSON', 'then'];
     /** One member per such key (own members: a literal `__proto__:` would set the prototype instead), each value naming its key. */
     const objectNamed = (suffix: string): Body => Object.fromEntries(OBJECT_NAMES.map((key) => [key, `${key}${suffix}`]));
-    /** A metadata object's members, in name order: what "answered exactly" compares, whatever the members' order. */
-    const membersOf = (metadata: object) => Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : 1));
-    const placeOrder = (body: Body) =>
-      http()
-        .post('/v1/store/orders')
-        .set(AUTH)
-        .send({ quantity: 1, ...body });
-    const patchOrder = (id: number, body: Body) => http().patch(`/v1/store/orders/${id}`).set(AUTH).send(body);
-    const owners = [
-      { name: 'pets', path: '/v1/pets', created: 'pet.created', updated: 'pet.updated', create: createPet, patch: patchPet },
-      {
-        name: 'orders',
-        path: '/v1/store/orders',
-        created: 'order.placed',
-        updated: 'order.updated',
-        create: async (body: Body) => placeOrder({ petId: (await createPet({})).body.id, ...body }),
-        patch: patchOrder,
-      },
-    ];
 
     it.each(owners)('are stored and answered exactly on the $name create, its read, its event and a keyed retry', async (owner) => {
       const metadata = { erp_id: 'A-1', ...objectNamed(`-${owner.name}-create`) };
@@ -188,7 +199,7 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
       const [event] = await eventsOf(owner.created, created.body.id);
       expect(membersOf(event.data.object.metadata as object)).toEqual(membersOf(metadata));
       // A retry is the same request only with the same value of every key, __proto__ included.
-      const base = owner.name === 'pets' ? { name: 'Keyed', categoryId: 1 } : { petId: (await createPet({})).body.id, quantity: 1 };
+      const base = await owner.fields();
       const key = `proto-${owner.name}-${kind}-${Date.now()}`;
       const keyed = (value: string) =>
         http()
@@ -257,6 +268,67 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
         expect(membersOf(listed.body[0].metadata)).toEqual(membersOf(objectNamed(suffix)));
       }
       expect((await http().get(`${owner.path}?metadata[constructor]=nobody`).set(AUTH)).body).toEqual([]);
+    });
+  });
+
+  describe('at its maximum', () => {
+    /** The largest metadata the rule allows, in the most bytes: 50 keys of 40 characters, values of 500 four-byte characters (`fill`). */
+    const largest = (tag: string, fill = '🐕'): Body =>
+      Object.fromEntries(
+        Array.from({ length: 50 }, (_, i) => [
+          `${tag}_${String(i).padStart(2, '0')}_`.padEnd(40, 'k'),
+          fill.repeat(499) + String.fromCodePoint(0x1f400 + i),
+        ]),
+      );
+    const send = (method: 'post' | 'patch', path: string, body: Body, key?: string) => {
+      const request = http()[method](path).set(AUTH).type('application/json');
+      return (key === undefined ? request : request.set('Idempotency-Key', key)).send(JSON.stringify(body));
+    };
+
+    it.each(owners)('fits the body of a $name create and PATCH (about 100 KB) and is answered and read back exactly', async (owner) => {
+      const body = { ...(await owner.fields()), metadata: largest('fits') };
+      expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(100_000);
+      const created = await send('post', owner.path, body);
+      expect(created.status).toBe(201);
+      expect(created.body.metadata).toEqual(body.metadata);
+      expect((await http().get(`${owner.path}/${created.body.id}`).set(AUTH)).body.metadata).toEqual(body.metadata);
+      const patch = { metadata: largest('fits', '🐈') };
+      const changed = await send('patch', `${owner.path}/${created.body.id}`, patch);
+      expect(changed.status).toBe(200);
+      expect(changed.body.metadata).toEqual(patch.metadata);
+      expect((await http().get(`${owner.path}/${created.body.id}`).set(AUTH)).body.metadata).toEqual(patch.metadata);
+    });
+
+    it.each(owners)('stores and replays exactly a keyed $name create and PATCH whose answers are over 64 KB', async (owner) => {
+      const key = `largest-${owner.name}-${kind}-${Date.now()}`;
+      const body = { ...(await owner.fields()), metadata: largest('keyed') };
+      const created = await send('post', owner.path, body, key);
+      expect(created.status).toBe(201);
+      expect(Buffer.byteLength(created.text)).toBeGreaterThan(64 * 1024);
+      const retried = await send('post', owner.path, body, key);
+      expect({ status: retried.status, replayed: retried.headers['idempotent-replayed'], text: retried.text }).toEqual({
+        status: 201,
+        replayed: 'true',
+        text: created.text,
+      });
+      const path = `${owner.path}/${created.body.id}`;
+      const patch = { metadata: largest('keyed', '🐈') };
+      const changed = await send('patch', path, patch, `${key}-patch`);
+      expect(changed.status).toBe(200);
+      expect(Buffer.byteLength(changed.text)).toBeGreaterThan(64 * 1024);
+      const repeated = await send('patch', path, patch, `${key}-patch`);
+      expect({ status: repeated.status, replayed: repeated.headers['idempotent-replayed'], text: repeated.text }).toEqual({
+        status: 200,
+        replayed: 'true',
+        text: changed.text,
+      });
+      // One create, one change.
+      const [pair] = Object.entries(patch.metadata);
+      const listed = await http()
+        .get(`${owner.path}?metadata[${pair[0]}]=${encodeURIComponent(pair[1] as string)}`)
+        .set(AUTH);
+      expect(listed.body.map((found: { id: number }) => found.id)).toEqual([created.body.id]);
+      expect(await eventsOf(owner.updated, created.body.id)).toHaveLength(1);
     });
   });
 

@@ -40,11 +40,13 @@ describe('the TypeScript SDK against the committed document', () => {
     const changed = structuredClone(document);
     changed.components.schemas.Order.properties.note = { type: 'string' };
     changed.components.schemas.Order.required.push('note');
+    // Added in the document's own version, whichever it is.
+    const since = document.info.version;
     expect(() => sdkAddedFieldsModule(changed, [released])).toThrow(
-      'Order.note is required and added in 1.5.0: an older answer lacks it, and it has no value to be read as',
+      `Order.note is required and added in ${since}: an older answer lacks it, and it has no value to be read as`,
     );
     changed.components.schemas.Order.properties.note.default = '';
-    expect(sdkAddedFieldsModule(changed, [released])).toContain('  Order: {\n    /** Since 1.5.0. */\n    note: () => "",\n  },');
+    expect(sdkAddedFieldsModule(changed, [released])).toContain(`  Order: {\n    /** Since ${since}. */\n    note: () => "",\n  },`);
     // Every field a release had is no addition.
     expect(sdkAddedFieldsModule(document, [document])).toContain('export const ADDED_FIELDS = {\n} as const;');
   });

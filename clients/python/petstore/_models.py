@@ -12,7 +12,7 @@ from ._api_model import ApiModel
 from ._not_modified import OMITTED, Omitted
 from ._wire import format_datetime, parse_datetime
 
-API_VERSION: Final = "1.5.0"
+API_VERSION: Final = "1.5.1"
 """The version of the document these types were written from."""
 
 PetStatus = Literal["available", "pending", "sold"]

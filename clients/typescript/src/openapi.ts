@@ -784,7 +784,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -849,7 +849,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -945,7 +945,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -972,7 +972,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1008,7 +1008,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1035,7 +1035,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1062,7 +1062,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1098,7 +1098,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1394,7 +1394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1926,7 +1926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2268,7 +2268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2635,7 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2832,7 +2832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3250,7 +3250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4082,7 +4082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4460,7 +4460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
