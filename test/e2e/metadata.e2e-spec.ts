@@ -333,6 +333,38 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
   });
 
   describe('on orders', () => {
+    it.each(['delivered', 'cancelled'])(
+      'changes the metadata of a %s order and nothing else of it: its status and shipDate stay final, in the same patch too',
+      async (final) => {
+        const petId = (await createPet({})).body.id;
+        const shipDate = '2026-12-01T09:30:00.000Z';
+        const { id } = (await placeOrder({ petId, shipDate, metadata: { erp_order: 'SO-1' } })).body;
+        if (final === 'delivered') {
+          expect((await patchOrder(id, { status: 'approved' })).status).toBe(200);
+          expect((await patchOrder(id, { status: 'delivered' })).status).toBe(200);
+        } else expect((await http().post(`/v1/store/orders/${id}/cancel`).set(AUTH)).status).toBe(200);
+        const closed = (await http().get(`/v1/store/orders/${id}`).set(AUTH)).body;
+        expect(closed).toMatchObject({ status: final, shipDate, complete: final === 'delivered' });
+
+        const noted = await patchOrder(id, { metadata: { erp_order: null, refund: `RF-${final}` } });
+        expect(noted.status).toBe(200);
+        expect(noted.body).toEqual({ ...closed, metadata: { refund: `RF-${final}` } });
+        // Its own status and shipDate again are no change; the same patch is answered as it stands.
+        expect((await patchOrder(id, { status: final === 'delivered' ? 'delivered' : undefined, shipDate, metadata: {} })).body).toEqual(
+          noted.body,
+        );
+        for (const terms of [{ shipDate: '2027-01-01T00:00:00.000Z' }, { status: 'approved' }]) {
+          const refused = await patchOrder(id, { ...terms, metadata: { refund: 'changed' } });
+          expectError(refused, 409, 'INVALID_TRANSITION');
+        }
+        expect((await http().get(`/v1/store/orders/${id}`).set(AUTH)).body).toEqual(noted.body);
+        const [last] = (await eventsOf('order.updated', id)).slice(-1);
+        expect(last.data).toEqual({ object: noted.body, previousAttributes: { metadata: { erp_order: 'SO-1' } } });
+        // The pet stays where the order left it.
+        expect((await http().get(`/v1/pets/${petId}`).set(AUTH)).body.status).toBe(final === 'delivered' ? 'sold' : 'available');
+      },
+    );
+
     it('is set on create, merged by PATCH even on a final order, filtered by, and told in order.updated', async () => {
       const petId = (await createPet({})).body.id;
       const placed = await http()
@@ -368,6 +400,10 @@ describe.each(DATABASE_KINDS)('metadata on %s', (kind) => {
         maxProperties: 50,
       });
     }
+    // A final order's metadata still merges: updateOrder says so.
+    expect(paths['/store/orders/{orderId}'].patch.description).toMatch(
+      /final, their status and shipDate too; their metadata.*still merges/,
+    );
     for (const schema of ['PetPatch', 'OrderPatch'])
       expect(components.schemas[schema].properties.metadata).toMatchObject({ nullable: true, additionalProperties: { nullable: true } });
     for (const path of ['/pets', '/store/orders']) {

@@ -100,7 +100,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order
-         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final (their shipDate too); cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scopes `store:read` and `store:write`: a change shows what it changes.
+         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status`, `shipDate` and `metadata`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final, their status and shipDate too; their metadata, your own references and not the order's terms, still merges. Cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scopes `store:read` and `store:write`: a change shows what it changes.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -2602,7 +2602,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or cancelled, which are final: its shipDate changes no more. (INVALID_TRANSITION)
+             * @description The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or cancelled, which are final: its shipDate changes no more (its metadata does). (INVALID_TRANSITION)
              *
              *     A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE)
              */
