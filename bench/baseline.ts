@@ -15,7 +15,7 @@ import { isName } from '../src/validation/is-name.validator.js';
 import { decodeCursor, encodeCursor } from '../src/pagination/cursor.js';
 
 const STATUSES = new Set(['available', 'pending', 'sold']);
-const BODY_LIMIT = 16 * 1024;
+const BODY_LIMIT = 128 * 1024;
 const KEY_CACHE_MS = 30_000;
 
 const pool = mysql.createPool({
@@ -107,7 +107,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw new Failure(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 16 KiB.');
+    if (size > BODY_LIMIT) throw new Failure(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 128 KiB.');
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return {};

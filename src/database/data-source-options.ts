@@ -14,6 +14,7 @@ import { Lifecycle1795220200000 } from './migrations/1795220200000-Lifecycle.js'
 import { CompleteMeansDelivered1795220300000 } from './migrations/1795220300000-CompleteMeansDelivered.js';
 import { Metadata1795220400000 } from './migrations/1795220400000-Metadata.js';
 import { RequestLog1795220500000 } from './migrations/1795220500000-RequestLog.js';
+import { StoredAnswersOfAnySize1795220600000 } from './migrations/1795220600000-StoredAnswersOfAnySize.js';
 import { WebhookEndpointMakers1795220650000 } from './migrations/1795220650000-WebhookEndpointMakers.js';
 import { ExactComparedText1795220700000 } from './migrations/1795220700000-ExactComparedText.js';
 import { RequestLogCount1795220800000 } from './migrations/1795220800000-RequestLogCount.js';
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   CompleteMeansDelivered1795220300000,
   Metadata1795220400000,
   RequestLog1795220500000,
+  StoredAnswersOfAnySize1795220600000,
   WebhookEndpointMakers1795220650000,
   ExactComparedText1795220700000,
   RequestLogCount1795220800000,

@@ -24,7 +24,8 @@ export class IdempotencyRecord extends NumericIdEntity {
   @Column({ name: 'response_status', type: 'int', nullable: true })
   responseStatus: number | null;
 
-  @Column({ name: 'response_body', type: 'text', nullable: true, ...EXACT_TEXT })
+  /** Any answer the service gives: MEDIUMTEXT on MySQL, whose TEXT stops at 64 KB (an answer with metadata at its maximum is about 100 KB). */
+  @Column({ name: 'response_body', type: 'mediumtext', nullable: true, ...EXACT_TEXT })
   responseBody: string | null;
 
   @Column({ name: 'created_at', type: 'datetime' })

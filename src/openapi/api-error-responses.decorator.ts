@@ -57,7 +57,7 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
     message:
       'The pet 42 changed since the representation If-Match names; nothing was changed. Read it again (its ETag is "3x8Qv0Kp2sT7mW1aZyB4cD") and decide anew.',
   },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 16 KiB.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 128 KiB.' },
   EXPECTATION_FAILED: { status: 417, message: 'The service cannot meet the expectation "bogus"; it knows only 100-continue.' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,

@@ -9,7 +9,7 @@ import { Idempotency } from '../idempotency/idempotency.js';
 import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { mergePatch } from '../validation/merge-patch.js';
-import { type Metadata, mergedMetadataProblem } from '../validation/metadata.js';
+import { type Metadata, mergedMetadataProblem, NO_METADATA } from '../validation/metadata.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
@@ -50,7 +50,7 @@ export class PetsService {
   /** Stores the pet and its `pet.created` event; its id is the one the insert generates. */
   create({ name, categoryId, status = 'available', metadata }: NewPetDto, write: WriteRequest): Promise<PetDto> {
     // Metadata as a Merge Patch of none: a key sent null is no key.
-    const pet: PetDto = { id: 0, name, categoryId, status, metadata: mergePatch({}, metadata) };
+    const pet: PetDto = { id: 0, name, categoryId, status, metadata: mergePatch(NO_METADATA, metadata) };
     const id = new InsertedId('pet');
     return this.writes.write(
       async () => ({
@@ -142,7 +142,7 @@ export class PetsService {
 /** The pet with the patch merged over it (RFC 7396: a field the patch leaves out stays; `metadata: null` removes it all). */
 function merged(pet: PetDto, patch: PetPatchDto): PetDto {
   const after = mergePatch(pet, patch);
-  return { ...after, metadata: after.metadata ?? {} };
+  return { ...after, metadata: after.metadata ?? NO_METADATA };
 }
 
 /** Whether any field of the pet changed, compared by value. */

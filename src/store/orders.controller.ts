@@ -96,9 +96,10 @@ export class OrdersController {
     operationId: 'updateOrder',
     summary: 'Move an order',
     description:
-      'A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: ' +
-      'placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and ' +
-      'cancelled are final (their shipDate too); cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only ' +
+      'A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status`, `shipDate` and ' +
+      '`metadata`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and ' +
+      "cancelled are final, their status and shipDate too; their metadata, your own references and not the order's terms, " +
+      'still merges. Cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only ' +
       'to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`.',
   })
   @ApiParam(ORDER_ID_PARAMETER)
@@ -120,7 +121,7 @@ export class OrdersController {
     INVALID_TRANSITION: {
       reason:
         'The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or ' +
-        'cancelled, which are final: its shipDate changes no more.',
+        'cancelled, which are final: its shipDate changes no more (its metadata does).',
       example: 'The order 7 cannot move from placed to delivered: from placed it moves to approved.',
     },
   })

@@ -9,7 +9,7 @@ import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { mergePatch } from '../validation/merge-patch.js';
-import { mergedMetadataProblem } from '../validation/metadata.js';
+import { mergedMetadataProblem, NO_METADATA } from '../validation/metadata.js';
 import { PetNotAvailableException } from '../pets/pet-conflicts.exceptions.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
 import { pairOf, PetsService } from '../pets/pets.service.js';
@@ -60,7 +60,7 @@ export class OrdersService {
       // Complete exactly when delivered (NewOrderDto refuses any other complete).
       complete: status === 'delivered',
       // A Merge Patch of none: a key sent null is no key.
-      metadata: mergePatch({}, metadata),
+      metadata: mergePatch(NO_METADATA, metadata),
     };
     // Its id is the one the insert generates.
     const order = OrderDto.from({ id: 0, ...stored });
@@ -104,7 +104,7 @@ export class OrdersService {
       const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
       if (shipDate?.getTime() !== order.shipDate?.getTime()) checkOrderOpen(id, order.status, 'shipDate');
       // The integrator's own references, which a final order takes too: they are not its terms.
-      const metadata = mergePatch(order.metadata, patch.metadata) ?? {};
+      const metadata = mergePatch(order.metadata, patch.metadata) ?? NO_METADATA;
       const tooMany = mergedMetadataProblem(metadata);
       if (tooMany) throw new ValidationFailedException(`${tooMany}.`);
       return { ...order, status, shipDate, complete: status === 'delivered', metadata };

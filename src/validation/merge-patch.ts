@@ -24,17 +24,19 @@ export const nullRefused = (field: string) => `${field} must not be null: leave 
 /**
  * RFC 7396's MergePatch(target, patch): the members of an object patch replace the target's, a
  * null removes one, and an object merges into an object; anything else replaces the target whole.
- * `undefined` (a field the patch left out) leaves it as it is.
+ * `undefined` (a field the patch left out) leaves it as it is. Every object it makes has no
+ * prototype, so that a member is data whatever its name: `__proto__`, `constructor` or `toString`
+ * (metadata keys like any other) is set, merged and removed as `erp_id` is, never an inherited property.
  */
 export function mergePatch<T>(target: T, patch: unknown): T {
   if (patch === undefined) return target;
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch as T;
-  const merged: Record<string, unknown> =
-    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const merged = Object.create(null) as Record<string, unknown>;
+  if (typeof target === 'object' && target !== null && !Array.isArray(target)) Object.assign(merged, target);
   for (const [name, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     if (value === null) delete merged[name];
-    else merged[name] = mergePatch(merged[name], value);
+    else merged[name] = mergePatch(Object.hasOwn(merged, name) ? merged[name] : undefined, value);
   }
   return merged as T;
 }

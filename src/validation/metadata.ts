@@ -75,14 +75,21 @@ export function MetadataProperty({ required = true }: { required?: boolean } = {
   );
 }
 
-/** No metadata: one frozen object for every row that has none (most of them), none made per row. */
-const NO_METADATA: Metadata = Object.freeze({});
+/**
+ * No metadata: one frozen object for every row that has none (most of them), none made per row.
+ * Metadata never has a prototype (mergePatch, the column, the filter make it so): each key the rule
+ * allows, `__proto__` and `constructor` included, is a member like any other, and a key it lacks is
+ * never found on Object.prototype.
+ */
+export const NO_METADATA: Metadata = Object.freeze(Object.create(null) as Metadata);
 
 /** The metadata column's side (the entity's transformer): JSON text, NULL for none; read back as `{}` for none. */
 export const METADATA_COLUMN = {
   to: (metadata: Metadata | undefined): string | null =>
     metadata === undefined || Object.keys(metadata).length === 0 ? null : JSON.stringify(metadata),
-  from: (text: string | null): Metadata => (text === null ? NO_METADATA : (JSON.parse(text) as Metadata)),
+  // JSON.parse makes `__proto__` an own member; copied onto no prototype, as every metadata is (NO_METADATA).
+  from: (text: string | null): Metadata =>
+    text === null ? NO_METADATA : (Object.assign(Object.create(null), JSON.parse(text)) as Metadata),
 };
 
 /** Why `value` is no filter by one metadata pair (`metadata[key]=value`, gathered by QueryObject), or undefined when it is. */

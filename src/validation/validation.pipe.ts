@@ -8,17 +8,17 @@ import { refuseUnreadQuery } from './query-string.js';
 import { queryObjectsOf } from './query-transforms.js';
 
 /**
- * Property names every object inherits. class-validator's whitelist looks names up in a plain
- * object, finds these there and lets them through, and class-transformer drops some of them, so
- * a body carrying one was accepted; they are checked here instead.
+ * Property names every object inherits, refused as a body's own members: class-validator's
+ * whitelist looks names up in a plain object, finds these there and lets them through, and a
+ * `__proto__` would set the instance's prototype. (Within a member, as metadata's keys, they are data.)
  */
 const INHERITED_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 /**
- * Validates bodies and query strings against their DTO classes, with class-transformer and
- * class-validator. Bodies are strict (a property the schema lacks is an error); query strings are
- * strict in value and tolerant in name (unknown parameters are dropped). Either way the error names
- * every offending field. Synchronously, and without Nest's ValidationPipe, which awaits and
+ * Validates bodies and query strings against their DTO classes, with class-validator (and
+ * class-transformer for query strings). Bodies are strict (a property the schema lacks is an
+ * error); query strings are strict in value and tolerant in name (unknown parameters are dropped).
+ * Either way the error names every offending field. Synchronously, and without Nest's ValidationPipe, which awaits and
  * re-checks shapes a parsed JSON object or query string never has (sparse arrays, binary values,
  * primitives in the place of objects): a body reaches here as a JSON object or not at all.
  */
@@ -66,7 +66,7 @@ function validatedMergePatch(metatype: new () => object, value: object, refused:
  */
 function refuseNulls(metatype: new () => object, rest: object, nulls: readonly string[]): never {
   const problems = new Map(nulls.map((field) => [field, [nullRefused(field)]]));
-  const errors = validateSync(plainToInstance(metatype, rest), { ...BODY, validationError: { target: false } });
+  const errors = validateSync(BODY.instance(metatype, rest), { ...BODY.options, validationError: { target: false } });
   for (const error of errors) problems.set(error.property, describe([error]));
   const order = [...validatedPropertyNames(metatype)];
   const messages = [...problems].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).flatMap(([, messages]) => messages);
@@ -105,15 +105,17 @@ function takeQueryObjects(metatype: new () => object, query: Record<string, unkn
   let objects: Record<string, unknown> | undefined;
   for (const { name, problem } of queryObjectsOf(metatype)) {
     let value: unknown;
-    if (name in query) {
+    if (Object.hasOwn(query, name)) {
       value = query[name];
       delete query[name];
     }
     const prefix = `${name}[`;
     for (const member in query) {
       if (!member.startsWith(prefix) || !member.endsWith(']')) continue;
-      if (typeof value !== 'object' || value === null) value = {};
-      (value as Record<string, unknown>)[member.slice(prefix.length, -1)] = query[member];
+      // No prototype: every key is a member, `__proto__` and `constructor` too. Also sent as
+      // `name=value`? Then it stays that, which `problem` refuses: no part of a filter is dropped.
+      value ??= Object.create(null);
+      if (typeof value === 'object' && value !== null) (value as Record<string, unknown>)[member.slice(prefix.length, -1)] = query[member];
       delete query[member];
     }
     if (value === undefined) continue;
@@ -124,14 +126,33 @@ function takeQueryObjects(metatype: new () => object, query: Record<string, unkn
   return objects;
 }
 
-/** A body: a property the DTO lacks is an error. */
-const BODY: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true };
-/** A query string: unknown parameters are dropped. */
-const QUERY: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: false, stopAtFirstError: true };
+/** How a body or a query string becomes an instance of its DTO class, and how strictly it is validated. */
+interface Reading {
+  readonly instance: (metatype: new () => object, value: object) => object;
+  readonly options: ValidatorOptions;
+}
+
+/**
+ * A body: its members as sent, on an instance of its DTO class; a property the DTO lacks is an error.
+ * Not class-transformer's plainToInstance, which no body DTO needs (none transforms a member): it
+ * walks every nested object, drops a member named like a function every object has (`toString`,
+ * `__proto__`: metadata keys like any other) and fails on one named `constructor` with a 500
+ * (typestack/class-transformer#1462). The names every object inherits are refused at the top before
+ * this (INHERITED_NAMES), so none reaches a setter.
+ */
+const BODY: Reading = {
+  instance: (metatype, value) => Object.assign(new metatype(), value),
+  options: { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true },
+};
+/** A query string: its values are text that class-transformer converts (`@Transform`); unknown parameters are dropped. */
+const QUERY: Reading = {
+  instance: (metatype, value) => plainToInstance(metatype, value),
+  options: { whitelist: true, forbidNonWhitelisted: false, stopAtFirstError: true },
+};
 
 /** `value` as an instance of its DTO class, or the 400 that names what is wrong with it. */
-function validated(metatype: new () => object, value: object, options: ValidatorOptions): object {
-  const instance = plainToInstance(metatype, value);
+function validated(metatype: new () => object, value: object, { instance: instanceOf, options }: Reading): object {
+  const instance = instanceOf(metatype, value);
   const errors = validateSync(instance, { ...options, validationError: { target: false } });
   if (errors.length > 0) throw toValidationFailed(errors);
   return instance;

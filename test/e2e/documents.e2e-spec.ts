@@ -201,7 +201,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     ['/pets', 'post', 400, 'VALIDATION_FAILED', { path: '/v1/pets', body: '{"name":"Rex"}' }],
     ['/pets', 'post', 400, 'MALFORMED_JSON', { path: '/v1/pets', body: '{"name":' }],
     ['/pets', 'post', 400, 'UNSUPPORTED_MEDIA_TYPE', { path: '/v1/pets', body: 'name=Rex', type: 'text/plain' }],
-    ['/pets', 'post', 413, 'PAYLOAD_TOO_LARGE', { path: '/v1/pets', body: `{"name":"${'x'.repeat(17_000)}"}` }],
+    ['/pets', 'post', 413, 'PAYLOAD_TOO_LARGE', { path: '/v1/pets', body: `{"name":"${'x'.repeat(132_000)}"}` }],
     ['/pets/{petId}', 'get', 400, 'VALIDATION_FAILED', { path: '/v1/pets/abc' }],
     ['/pets/{petId}', 'get', 404, 'PET_NOT_FOUND', { path: '/v1/pets/42' }],
     ['/store/orders', 'get', 400, 'VALIDATION_FAILED', { path: '/v1/store/orders?status=lost' }],

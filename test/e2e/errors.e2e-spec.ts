@@ -7,7 +7,9 @@ import { AUTH, TEST_API_KEY, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
 const VALID_PET = JSON.stringify({ name: 'Rex', categoryId: 1 });
-const OVERSIZED_PET = JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(17 * 1024) });
+/** The body limit (DECISIONS: 128 KiB from 1.5.1, the largest valid body and a little more). */
+const BODY_LIMIT = 128 * 1024;
+const OVERSIZED_PET = JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(BODY_LIMIT) });
 
 describe.each(DATABASE_KINDS)('errors on %s', (kind) => {
   const ctx = useApp(kind);
@@ -48,16 +50,29 @@ describe.each(DATABASE_KINDS)('errors on %s', (kind) => {
       expectError(await postPet(VALID_PET, 'application/json; charset=latin-9'), 400, 'UNSUPPORTED_MEDIA_TYPE');
     });
 
-    it('answers PAYLOAD_TOO_LARGE for a body over 16 KiB', async () => {
-      expectError(await postPet(OVERSIZED_PET, 'application/json'), 413, 'PAYLOAD_TOO_LARGE');
+    it('answers PAYLOAD_TOO_LARGE for a body over 128 KiB, naming the limit, and stores nothing', async () => {
+      const before = (await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.length;
+      const response = await postPet(OVERSIZED_PET, 'application/json');
+      expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+      expect(response.body.message).toBe('The request body is larger than 128 KiB.');
+      const justOver = JSON.stringify({ name: 'Rex', categoryId: 1, padding: '' }).replace('""', `"${'x'.repeat(BODY_LIMIT - 41)}"`);
+      expect(Buffer.byteLength(justOver)).toBe(BODY_LIMIT + 1);
+      expectError(await postPet(justOver, 'application/json'), 413, 'PAYLOAD_TOO_LARGE');
+      expect((await ctx.http().get('/v1/pets?limit=100').set(AUTH)).body.length).toBe(before);
     });
 
-    it('accepts a body of just under 16 KiB (and then judges its fields)', async () => {
-      const body = JSON.stringify({ name: 'a'.repeat(10), categoryId: 1, padding: 'x'.repeat(16 * 1024 - 80) });
-      expect(Buffer.byteLength(body)).toBeLessThan(16 * 1024);
+    it('accepts a body of exactly 128 KiB (and then judges its fields)', async () => {
+      const body = JSON.stringify({ name: 'Rex', categoryId: 1, padding: '' }).replace('""', `"${'x'.repeat(BODY_LIMIT - 42)}"`);
+      expect(Buffer.byteLength(body)).toBe(BODY_LIMIT);
       const response = await postPet(body, 'application/json');
       expectError(response, 400, 'VALIDATION_FAILED');
       expect(response.body.message).toMatch(/\bpadding\b/);
+    });
+
+    it('answers a body of 128 KiB nested as deep as it can be with VALIDATION_FAILED', async () => {
+      const response = await postPet(`${'['.repeat(BODY_LIMIT / 2)}${']'.repeat(BODY_LIMIT / 2)}`, 'application/json');
+      expectError(response, 400, 'VALIDATION_FAILED');
+      expect(response.body.message).toMatch(/nested deeper than \d+ levels/);
     });
 
     describe('compressed bodies', () => {
@@ -90,7 +105,7 @@ describe.each(DATABASE_KINDS)('errors on %s', (kind) => {
         expectError(await postEncoded(VALID_PET, 'compress'), 400, 'UNSUPPORTED_MEDIA_TYPE');
       });
 
-      it('answers PAYLOAD_TOO_LARGE for a small body that inflates past 16 KiB', async () => {
+      it('answers PAYLOAD_TOO_LARGE for a small body that inflates past 128 KiB', async () => {
         const bomb = gzipSync(JSON.stringify({ name: 'Rex', categoryId: 1, padding: ' '.repeat(1024 * 1024) }));
         expect(bomb.length).toBeLessThan(16 * 1024);
         expectError(await postEncoded(bomb, 'gzip'), 413, 'PAYLOAD_TOO_LARGE');

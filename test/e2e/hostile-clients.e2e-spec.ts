@@ -61,6 +61,25 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
       },
     );
 
+    it.each([
+      ['POST', '/v1/pets', '{"name":{"constructor":"x"},"categoryId":1}', 'name'],
+      ['POST', '/v1/pets', '{"name":"Proto","categoryId":[{"constructor":"x"}]}', 'categoryId'],
+      ['POST', '/v1/pets', '{"name":"Proto","categoryId":1,"metadata":{"a":{"constructor":{"prototype":1}}}}', 'metadata.a'],
+      ['POST', '/v1/store/orders', '{"petId":1,"quantity":{"constructor":"x"}}', 'quantity'],
+      ['POST', '/v1/webhook-endpoints', '{"url":"https://example.com/hook","events":[{"constructor":"x"}]}', 'events'],
+      ['PATCH', '/v1/pets/1', '{"name":{"constructor":"x","toString":"y"}}', 'name'],
+    ])(
+      'answers %s %s with a member named constructor inside a field with VALIDATION_FAILED naming the field',
+      async (method, path, body, field) => {
+        const before = await storedCount();
+        const sent = method === 'POST' ? ctx.http().post(path) : ctx.http().patch(path);
+        const response = await sent.set(AUTH).type('application/json').send(body);
+        expectError(response, 400, 'VALIDATION_FAILED');
+        expect(response.body.message).toMatch(new RegExp(`^${field.replace('.', '\\.')} `));
+        expect(await storedCount()).toBe(before);
+      },
+    );
+
     it('names a prototype-named key beside every other bad field', async () => {
       const response = await ctx
         .http()

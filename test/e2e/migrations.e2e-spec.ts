@@ -8,6 +8,7 @@ import { OneSuccessorPerKey1795219800000 } from '../../src/database/migrations/1
 import { ApiKeyTimesInMilliseconds1795219900000 } from '../../src/database/migrations/1795219900000-ApiKeyTimesInMilliseconds.js';
 import { CompleteMeansDelivered1795220300000 } from '../../src/database/migrations/1795220300000-CompleteMeansDelivered.js';
 import { RequestLog1795220500000 } from '../../src/database/migrations/1795220500000-RequestLog.js';
+import { StoredAnswersOfAnySize1795220600000 } from '../../src/database/migrations/1795220600000-StoredAnswersOfAnySize.js';
 import { ExactComparedText1795220700000 } from '../../src/database/migrations/1795220700000-ExactComparedText.js';
 import { isUniqueViolation } from '../../src/database/constraint-violations.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -186,5 +187,29 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
         'pet_metadata.value utf8mb4 utf8mb4_bin',
         'pets.status latin1 latin1_swedish_ci',
       ]);
+  });
+
+  it('StoredAnswersOfAnySize stores an answer over 64 KB exactly; a revert removes only the records TEXT cannot hold', async () => {
+    const insert =
+      'INSERT INTO idempotency_records (key_id, idempotency_key, request_hash, state, response_status, response_body, created_at, expires_at) ' +
+      "VALUES ('k', ?, ?, 'done', 201, ?, '2026-11-28 00:00:00', '2026-11-29 00:00:00')";
+    const stored = async () =>
+      (await dataSource.query('SELECT idempotency_key AS k, response_body AS body FROM idempotency_records ORDER BY idempotency_key')) as {
+        k: string;
+        body: string;
+      }[];
+    // About 120 KB of UTF-8, as an answer with metadata at its maximum.
+    const large = JSON.stringify({ id: 1, metadata: { note: '🐕'.repeat(30_000) } });
+    await dataSource.query(insert, ['large', 'a'.repeat(64), large]);
+    await dataSource.query(insert, ['small', 'b'.repeat(64), '{"id":2}']);
+    expect(await stored()).toEqual([
+      { k: 'large', body: large },
+      { k: 'small', body: '{"id":2}' },
+    ]);
+    await revertThrough(StoredAnswersOfAnySize1795220600000);
+    expect((await stored()).map(({ k }) => k)).toEqual(kind === 'mysql' ? ['small'] : ['large', 'small']);
+    await dataSource.runMigrations();
+    await dataSource.query(insert, ['large again', 'c'.repeat(64), large]);
+    expect((await stored()).find(({ k }) => k === 'large again')?.body).toBe(large);
   });
 });

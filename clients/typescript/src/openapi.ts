@@ -100,7 +100,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order
-         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status` and `shipDate`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final (their shipDate too); cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scopes `store:read` and `store:write`: a change shows what it changes.
+         * @description Experimental: the shape of this operation may change without a new API version. A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status`, `shipDate` and `metadata`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and cancelled are final, their status and shipDate too; their metadata, your own references and not the order's terms, still merges. Cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`. Needs an API key with the scopes `store:read` and `store:write`: a change shows what it changes.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -1404,7 +1404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1936,7 +1936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2282,7 +2282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2616,7 +2616,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or cancelled, which are final: its shipDate changes no more. (INVALID_TRANSITION)
+             * @description The order cannot move there from where it stands (the message names the moves it can make), or it is delivered or cancelled, which are final: its shipDate changes no more (its metadata does). (INVALID_TRANSITION)
              *
              *     A request with this Idempotency-Key is still in flight; retry after `Retry-After`. (IDEMPOTENCY_KEY_IN_USE)
              */
@@ -2649,7 +2649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2846,7 +2846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3303,7 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4355,7 +4355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4823,7 +4823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB. (PAYLOAD_TOO_LARGE) */
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
