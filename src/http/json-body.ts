@@ -49,7 +49,7 @@ const parser = bodyParser.json({
 export async function readJsonBody(request: Request, response: Response, types: readonly string[] = JSON_TYPES): Promise<void> {
   if (!carriesBody(request)) return;
   // RFC 5789 §2.2: every refusal of a PATCH's body for its media type (charset and encoding too) says what it takes.
-  const refusal = request.method === 'PATCH' ? { 'Accept-Patch': types.join(', ') } : {};
+  const refusal: Record<string, string> = request.method === 'PATCH' ? { 'Accept-Patch': types.join(', ') } : {};
   if (!typeis(request, [...types])) {
     throw new BodyNotJsonException(`A request body must be sent with Content-Type: ${types.join(' or ')}.`, refusal);
   }
