@@ -41,10 +41,12 @@ describe('the TypeScript SDK against the committed document', () => {
     changed.components.schemas.Order.properties.note = { type: 'string' };
     changed.components.schemas.Order.required.push('note');
     expect(() => sdkAddedFieldsModule(changed, [released])).toThrow(
-      'Order.note is required and added in 1.5.0: an older answer lacks it, and it has no value to be read as',
+      `Order.note is required and added in ${document.info.version}: an older answer lacks it, and it has no value to be read as`,
     );
     changed.components.schemas.Order.properties.note.default = '';
-    expect(sdkAddedFieldsModule(changed, [released])).toContain('  Order: {\n    /** Since 1.5.0. */\n    note: () => "",\n  },');
+    expect(sdkAddedFieldsModule(changed, [released])).toContain(
+      `  Order: {\n    /** Since ${document.info.version}. */\n    note: () => "",\n  },`,
+    );
     // Every field a release had is no addition.
     expect(sdkAddedFieldsModule(document, [document])).toContain('export const ADDED_FIELDS = {\n} as const;');
   });
