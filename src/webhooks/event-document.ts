@@ -12,18 +12,23 @@ function changedFieldsOf(schema: string, example: Record<string, unknown>): Sche
   };
 }
 
-/** The request that caused an event, as every event (from 1.5.0) carries it. */
+/** An event's `request`, as every event (from 1.5.0) carries it: the EventRequest schema (EventRequestDto), or null. */
 const EVENT_REQUEST: SchemaObject = {
-  type: 'object',
+  allOf: [{ $ref: '#/components/schemas/EventRequest' }],
   nullable: true,
   description:
     'The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` ' +
     'finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord.',
-  properties: {
-    id: { type: 'string', description: 'The X-Request-Id of the request.', example: '4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17' },
-    idempotencyKey: { type: 'string', nullable: true, description: 'Its Idempotency-Key, or null.', example: 'order-4711' },
-  },
-  required: ['id', 'idempotencyKey'],
+};
+
+/**
+ * 1.5.0 named one shape twice: EventCause on `GET /events`, EventRequest in the deliveries. Code
+ * generated from 1.5.0 names both, so the older name stays, as the other's alias.
+ */
+const EVENT_CAUSE: SchemaObject = {
+  allOf: [{ $ref: '#/components/schemas/EventRequest' }],
+  deprecated: true,
+  description: 'The name `GET /events` gave EventRequest in API version 1.5.0, kept for code generated then: use EventRequest.',
 };
 
 /** Each event type's payload schema: its `type`, and the schema of its `data.object`. */
@@ -95,13 +100,13 @@ export function describeEventDeliveries(document: OpenAPIObject): void {
         type: { type: 'string', enum: [type] },
         createdAt: { type: 'string', format: 'date-time', description: 'When the write happened.' },
         apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION },
-        request: { $ref: '#/components/schemas/EventRequest' },
+        request: EVENT_REQUEST,
         data: { type: 'object', properties: { object, ...previousAttributes }, required: ['object'] },
       },
       required: ['id', 'type', 'createdAt', 'apiVersion', 'data'],
     };
   }
-  schemas.EventRequest = EVENT_REQUEST;
+  schemas.EventCause = EVENT_CAUSE;
   document.components!.schemas = schemas;
 
   const create = document.paths['/webhook-endpoints']?.post;

@@ -558,6 +558,31 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(delivery.security).toEqual([]);
   });
 
+  it('states the request that caused an event once, as EventRequest; EventCause, its 1.5.0 name on GET /events, is an alias', () => {
+    const { schemas } = document.components;
+    expect(Object.keys(schemas.EventRequest.properties)).toEqual(['id', 'idempotencyKey']);
+    expect(schemas.EventCause).toEqual({
+      allOf: [{ $ref: '#/components/schemas/EventRequest' }],
+      deprecated: true,
+      description: expect.any(String),
+    });
+    const requestOf = Object.entries<Json>(schemas)
+      .filter(([, schema]) => schema.properties?.request)
+      .map(([name, schema]) => [name, schema.properties.request.allOf, schema.properties.request.nullable]);
+    expect(requestOf.map(([name]) => name).sort()).toEqual([
+      'Event',
+      'EventWithDeliveries',
+      'OrderPlacedEvent',
+      'OrderUpdatedEvent',
+      'PetCreatedEvent',
+      'PetDeletedEvent',
+      'PetUpdatedEvent',
+      'WebhookTestEvent',
+    ]);
+    for (const [, allOf, nullable] of requestOf)
+      expect({ allOf, nullable }).toEqual({ allOf: [{ $ref: '#/components/schemas/EventRequest' }], nullable: true });
+  });
+
   it('uses the Pet and NewPet schemas for bodies', () => {
     const createPet = document.paths['/pets'].post;
     expect(createPet.requestBody).toMatchObject({

@@ -12,7 +12,7 @@ from ._api_model import ApiModel
 from ._not_modified import OMITTED, Omitted
 from ._wire import format_datetime, parse_datetime
 
-API_VERSION: Final = "1.5.0"
+API_VERSION: Final = "1.5.1"
 """The version of the document these types were written from."""
 
 PetStatus = Literal["available", "pending", "sold"]
@@ -642,8 +642,10 @@ class WebhookSecret(ApiModel):
 
 
 @dataclass(frozen=True, kw_only=True)
-class EventCause(ApiModel):
-    """The request that caused an event: its id and its Idempotency-Key."""
+class EventRequest(ApiModel):
+    """The request that caused an event: its id, which `GET /requests/{requestId}` finds in the
+    request log, and its Idempotency-Key.
+    """
 
     id: str
     """The X-Request-Id of the request."""
@@ -651,7 +653,7 @@ class EventCause(ApiModel):
     """Its Idempotency-Key, or null."""
 
     @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> EventCause:
+    def from_wire(cls, wire: Mapping[str, Any]) -> EventRequest:
         """The model of its JSON form, as the service sends it."""
         return cls(
             id=wire["id"],
@@ -715,7 +717,7 @@ class Event(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
-    request: EventCause | None = None
+    request: EventRequest | None = None
     """The request that caused the event (from API version 1.5.0; absent from older events): `GET
     /requests/{requestId}` finds it in the request log. Null for an event the service made of
     its own accord.
@@ -731,7 +733,7 @@ class Event(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
-            request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
         )
 
@@ -881,7 +883,7 @@ class EventWithDeliveries(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
-    request: EventCause | None = None
+    request: EventRequest | None = None
     """The request that caused the event (from API version 1.5.0; absent from older events): `GET
     /requests/{requestId}` finds it in the request log. Null for an event the service made of
     its own accord.
@@ -898,7 +900,7 @@ class EventWithDeliveries(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
-            request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
+            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
             deliveries=[WebhookDelivery.from_wire(item) for item in wire["deliveries"]],
         )
@@ -1472,33 +1474,10 @@ class WebhookTestEvent(ApiModel):
         return wire
 
 
-@dataclass(frozen=True, kw_only=True)
-class EventRequest(ApiModel):
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
-    """
-
-    id: str
-    """The X-Request-Id of the request."""
-    idempotency_key: str | None
-    """Its Idempotency-Key, or null."""
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> EventRequest:
-        """The model of its JSON form, as the service sends it."""
-        return cls(
-            id=wire["id"],
-            idempotency_key=wire["idempotencyKey"],
-        )
-
-    def to_wire(self) -> dict[str, Any]:
-        """Its JSON form, as the service reads it; fields that are None are left out, but required ones, sent as null."""
-        wire: dict[str, Any] = {
-            "id": self.id,
-            "idempotencyKey": self.idempotency_key,
-        }
-        return wire
+EventCause = EventRequest
+"""The name `GET /events` gave EventRequest in API version 1.5.0, kept for code generated then:
+use EventRequest.
+"""
 
 
 WebhookEvent = PetCreatedEvent | PetUpdatedEvent | PetDeletedEvent | OrderPlacedEvent | OrderUpdatedEvent | WebhookTestEvent

@@ -735,8 +735,8 @@ export interface components {
              */
             previousSecretExpiresAt: string;
         };
-        /** @description The request that caused an event: its id and its Idempotency-Key. */
-        EventCause: {
+        /** @description The request that caused an event: its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. */
+        EventRequest: {
             /**
              * @description The X-Request-Id of the request.
              * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
@@ -784,11 +784,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventCause"] | null;
+            request?: components["schemas"]["EventRequest"] | null;
             data: components["schemas"]["EventData"];
         };
         /** @description Send again every delivery to this endpoint that failed, of events since a time. */
@@ -849,11 +849,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventCause"] | null;
+            request?: components["schemas"]["EventRequest"] | null;
             data: components["schemas"]["EventData"];
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
@@ -945,10 +945,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
-            request?: components["schemas"]["EventRequest"];
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventRequest"] | null;
             data: {
                 object: components["schemas"]["Pet"];
             };
@@ -972,10 +973,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
-            request?: components["schemas"]["EventRequest"];
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventRequest"] | null;
             data: {
                 object: components["schemas"]["Pet"];
                 /**
@@ -1008,10 +1010,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
-            request?: components["schemas"]["EventRequest"];
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventRequest"] | null;
             data: {
                 object: components["schemas"]["Pet"];
             };
@@ -1035,10 +1038,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
-            request?: components["schemas"]["EventRequest"];
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventRequest"] | null;
             data: {
                 object: components["schemas"]["Order"];
             };
@@ -1062,10 +1066,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
-            request?: components["schemas"]["EventRequest"];
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventRequest"] | null;
             data: {
                 object: components["schemas"]["Order"];
                 /**
@@ -1098,10 +1103,11 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.0
+             * @example 1.5.1
              */
             apiVersion: string;
-            request?: components["schemas"]["EventRequest"];
+            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
+            request?: components["schemas"]["EventRequest"] | null;
             data: {
                 object: {
                     /** @example we_3q8kF0aZ1x2Yb7Lm */
@@ -1109,19 +1115,11 @@ export interface components {
                 };
             };
         };
-        /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-        EventRequest: {
-            /**
-             * @description The X-Request-Id of the request.
-             * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
-             */
-            id: string;
-            /**
-             * @description Its Idempotency-Key, or null.
-             * @example order-4711
-             */
-            idempotencyKey: string | null;
-        } | null;
+        /**
+         * @deprecated
+         * @description The name `GET /events` gave EventRequest in API version 1.5.0, kept for code generated then: use EventRequest.
+         */
+        EventCause: components["schemas"]["EventRequest"];
     };
     responses: never;
     parameters: never;
