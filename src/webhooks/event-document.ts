@@ -12,23 +12,18 @@ function changedFieldsOf(schema: string, example: Record<string, unknown>): Sche
   };
 }
 
-/** An event's `request`, as every event (from 1.5.0) carries it: the EventRequest schema (EventRequestDto), or null. */
+/**
+ * An event's `request` in a delivery: an EventCause (EventRequestDto, the shape stated once), or null.
+ * 1.5.0 stated the shape twice, as EventRequest here and EventCause on `GET /events`; code generated
+ * from it names both, so both names stay, each the type it was (this one nullable).
+ */
 const EVENT_REQUEST: SchemaObject = {
-  allOf: [{ $ref: '#/components/schemas/EventRequest' }],
+  type: 'object',
+  allOf: [{ $ref: '#/components/schemas/EventCause' }],
   nullable: true,
   description:
-    'The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` ' +
-    'finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord.',
-};
-
-/**
- * 1.5.0 named one shape twice: EventCause on `GET /events`, EventRequest in the deliveries. Code
- * generated from 1.5.0 names both, so the older name stays, as the other's alias.
- */
-const EVENT_CAUSE: SchemaObject = {
-  allOf: [{ $ref: '#/components/schemas/EventRequest' }],
-  deprecated: true,
-  description: 'The name `GET /events` gave EventRequest in API version 1.5.0, kept for code generated then: use EventRequest.',
+    'The request that caused the event (from API version 1.5.0; absent from older events): an EventCause, or null for an event ' +
+    'the service made of its own accord.',
 };
 
 /** Each event type's payload schema: its `type`, and the schema of its `data.object`. */
@@ -100,13 +95,13 @@ export function describeEventDeliveries(document: OpenAPIObject): void {
         type: { type: 'string', enum: [type] },
         createdAt: { type: 'string', format: 'date-time', description: 'When the write happened.' },
         apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION },
-        request: EVENT_REQUEST,
+        request: { $ref: '#/components/schemas/EventRequest' },
         data: { type: 'object', properties: { object, ...previousAttributes }, required: ['object'] },
       },
       required: ['id', 'type', 'createdAt', 'apiVersion', 'data'],
     };
   }
-  schemas.EventCause = EVENT_CAUSE;
+  schemas.EventRequest = EVENT_REQUEST;
   document.components!.schemas = schemas;
 
   const create = document.paths['/webhook-endpoints']?.post;

@@ -642,7 +642,7 @@ class WebhookSecret(ApiModel):
 
 
 @dataclass(frozen=True, kw_only=True)
-class EventRequest(ApiModel):
+class EventCause(ApiModel):
     """The request that caused an event: its id, which `GET /requests/{requestId}` finds in the
     request log, and its Idempotency-Key.
     """
@@ -653,7 +653,7 @@ class EventRequest(ApiModel):
     """Its Idempotency-Key, or null."""
 
     @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> EventRequest:
+    def from_wire(cls, wire: Mapping[str, Any]) -> EventCause:
         """The model of its JSON form, as the service sends it."""
         return cls(
             id=wire["id"],
@@ -717,7 +717,7 @@ class Event(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
-    request: EventRequest | None = None
+    request: EventCause | None = None
     """The request that caused the event (from API version 1.5.0; absent from older events): `GET
     /requests/{requestId}` finds it in the request log. Null for an event the service made of
     its own accord.
@@ -733,7 +733,7 @@ class Event(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
-            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
+            request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
         )
 
@@ -883,7 +883,7 @@ class EventWithDeliveries(ApiModel):
     """When the write happened."""
     api_version: str
     """The API version whose schemas `data.object` follows."""
-    request: EventRequest | None = None
+    request: EventCause | None = None
     """The request that caused the event (from API version 1.5.0; absent from older events): `GET
     /requests/{requestId}` finds it in the request log. Null for an event the service made of
     its own accord.
@@ -900,7 +900,7 @@ class EventWithDeliveries(ApiModel):
             type=wire["type"],
             created_at=parse_datetime(wire["createdAt"]),
             api_version=wire["apiVersion"],
-            request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
+            request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
             deliveries=[WebhookDelivery.from_wire(item) for item in wire["deliveries"]],
         )
@@ -1067,9 +1067,8 @@ class PetCreatedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: PetCreatedEventData
 
@@ -1143,9 +1142,8 @@ class PetUpdatedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: PetUpdatedEventData
 
@@ -1211,9 +1209,8 @@ class PetDeletedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: PetDeletedEventData
 
@@ -1279,9 +1276,8 @@ class OrderPlacedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: OrderPlacedEventData
 
@@ -1354,9 +1350,8 @@ class OrderUpdatedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: OrderUpdatedEventData
 
@@ -1442,9 +1437,8 @@ class WebhookTestEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: WebhookTestEventData
 
@@ -1474,9 +1468,9 @@ class WebhookTestEvent(ApiModel):
         return wire
 
 
-EventCause = EventRequest
-"""The name `GET /events` gave EventRequest in API version 1.5.0, kept for code generated then:
-use EventRequest.
+EventRequest = EventCause
+"""The request that caused the event (from API version 1.5.0; absent from older events): an
+EventCause, or null for an event the service made of its own accord.
 """
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import generate  # clients/python/scripts/generate.py
 import petstore
-from petstore._models import API_VERSION, Event, EventRequest, OrderPatch, PetPatch, RequestLogEntry
+from petstore._models import API_VERSION, Event, EventCause, OrderPatch, PetPatch, RequestLogEntry
 from support.service import REPOSITORY
 
 DOCUMENT = json.loads((REPOSITORY / "openapi.json").read_text(encoding="utf-8"))
@@ -89,12 +89,12 @@ def test_a_required_field_that_may_be_null_is_required_and_none_both_ways() -> N
 
 
 def test_a_field_outside_a_merge_patch_that_may_be_null_or_absent_is_none_either_way() -> None:
-    assert "    request: EventRequest | None = None\n" in generate.render(DOCUMENT)
+    assert "    request: EventCause | None = None\n" in generate.render(DOCUMENT)
     event = {"id": "evt_1", "type": "pet.created", "createdAt": "2026-11-26T10:00:00.000Z", "apiVersion": "1.4.0", "data": {"object": {}}}
     assert Event.from_wire(event).request is None
     assert Event.from_wire({**event, "request": None}).request is None
     caused = Event.from_wire({**event, "request": {"id": "r-1", "idempotencyKey": None}})
-    assert caused.request == EventRequest(id="r-1", idempotency_key=None)
+    assert caused.request == EventCause(id="r-1", idempotency_key=None)
 
 
 def test_an_enumeration_named_by_two_schemas_of_the_same_values_is_written_once() -> None:

@@ -736,7 +736,7 @@ export interface components {
             previousSecretExpiresAt: string;
         };
         /** @description The request that caused an event: its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. */
-        EventRequest: {
+        EventCause: {
             /**
              * @description The X-Request-Id of the request.
              * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
@@ -788,7 +788,7 @@ export interface components {
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventCause"] | null;
             data: components["schemas"]["EventData"];
         };
         /** @description Send again every delivery to this endpoint that failed, of events since a time. */
@@ -853,7 +853,7 @@ export interface components {
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventCause"] | null;
             data: components["schemas"]["EventData"];
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
@@ -948,8 +948,7 @@ export interface components {
              * @example 1.5.1
              */
             apiVersion: string;
-            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
             };
@@ -976,8 +975,7 @@ export interface components {
              * @example 1.5.1
              */
             apiVersion: string;
-            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
                 /**
@@ -1013,8 +1011,7 @@ export interface components {
              * @example 1.5.1
              */
             apiVersion: string;
-            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
             };
@@ -1041,8 +1038,7 @@ export interface components {
              * @example 1.5.1
              */
             apiVersion: string;
-            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Order"];
             };
@@ -1069,8 +1065,7 @@ export interface components {
              * @example 1.5.1
              */
             apiVersion: string;
-            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Order"];
                 /**
@@ -1106,8 +1101,7 @@ export interface components {
              * @example 1.5.1
              */
             apiVersion: string;
-            /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-            request?: components["schemas"]["EventRequest"] | null;
+            request?: components["schemas"]["EventRequest"];
             data: {
                 object: {
                     /** @example we_3q8kF0aZ1x2Yb7Lm */
@@ -1115,11 +1109,8 @@ export interface components {
                 };
             };
         };
-        /**
-         * @deprecated
-         * @description The name `GET /events` gave EventRequest in API version 1.5.0, kept for code generated then: use EventRequest.
-         */
-        EventCause: components["schemas"]["EventRequest"];
+        /** @description The request that caused the event (from API version 1.5.0; absent from older events): an EventCause, or null for an event the service made of its own accord. */
+        EventRequest: components["schemas"]["EventCause"] | null;
     };
     responses: never;
     parameters: never;

@@ -24,7 +24,7 @@ export class EventDataDto {
 }
 
 @ApiSchema({
-  name: 'EventRequest',
+  name: 'EventCause',
   description:
     'The request that caused an event: its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.',
 })
