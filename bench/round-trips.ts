@@ -1,8 +1,9 @@
 /**
  * npm run bench:round-trips [-- DIR]
  *
- * What a create costs the database: round trips and statements per request, for createPet (with and
- * without an Idempotency-Key) and placeOrder; and what an instance at rest sends a second, a stored
+ * What a write costs the database: round trips and statements per request, for createPet (with and
+ * without an Idempotency-Key), placeOrder, updatePet (a rename) and a PATCH that changes nothing
+ * (patchUnchanged); and what an instance at rest sends a second, a stored
  * key in use (its recheck of the keys it trusts). The service (this checkout, or the build in DIR, as
  * its start:prod runs it) talks to MySQL (TEST_DATABASE_URL's server) through a proxy here that
  * counts the commands it sends (a command is a round trip: the service waits for its answer) and the
@@ -46,6 +47,9 @@ async function main(): Promise<void> {
         (i) => ({ path: '/v1/pets', body: '{"name":"Counted","categoryId":7}', headers: { 'Idempotency-Key': `count-${i}` } }),
       ],
       ['placeOrder', (i) => ({ path: '/v1/store/orders', body: `{"petId":${1 + 3 * i},"quantity":1}` })],
+      // Pending pets, which no order holds: each renamed, then patched to the name it now has.
+      ['updatePet', (i) => ({ method: 'PATCH', path: `/v1/pets/${2 + 3 * i}`, body: `{"name":"Renamed ${i}"}` })],
+      ['patchUnchanged', (i) => ({ method: 'PATCH', path: `/v1/pets/${2 + 3 * i}`, body: `{"name":"Renamed ${i}"}` })],
     ];
     process.stdout.write(`per request, ${REQUESTS} requests each (${dir})\n`);
     for (const [name, request] of requests) {
@@ -60,7 +64,8 @@ async function main(): Promise<void> {
           ...init,
           headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...(headers as Record<string, string>) },
         });
-        if (response.status !== 201) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+        if (response.status !== (init.method === 'PATCH' ? 200 : 201))
+          throw new Error(`${name}: ${response.status} ${await response.text()}`);
       }
       const trips = (proxy.commands() - commandsBefore) / REQUESTS;
       const statements = [...proxy.statements()]
