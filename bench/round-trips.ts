@@ -1,17 +1,18 @@
 /**
  * npm run bench:round-trips [-- DIR]
  *
- * What a create costs the database: round trips and statements per request, for createPet (with and
- * without an Idempotency-Key) and placeOrder; and what an instance at rest sends a second, a stored
+ * What a write costs the database: round trips and statements per request, for createPet (with and
+ * without an Idempotency-Key), placeOrder, updatePet (a rename) and a PATCH that changes nothing
+ * (patchUnchanged); and what an instance at rest sends a second, a stored
  * key in use (its recheck of the keys it trusts). The service (this checkout, or the build in DIR, as
  * its start:prod runs it) talks to MySQL (TEST_DATABASE_URL's server) through a proxy here that
  * counts the commands it sends (a command is a round trip: the service waits for its answer) and the
  * statements in them, by their first word (a command may carry several: a transaction in one round
  * trip). Only the service's own traffic is counted, and the counts do not depend on timing.
  */
-import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
+import { startCountingProxy } from '../test/e2e/support/counting-proxy.js';
 import { freePort } from '../test/e2e/support/free-port.js';
 import { seedPets, storeBenchKey } from './fixtures.js';
 import { productionCommand, ready, serviceEnvironment, start } from './processes.js';
@@ -19,82 +20,13 @@ import { productionCommand, ready, serviceEnvironment, start } from './processes
 const REQUESTS = 1_000;
 const server = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 
-/** The statements of one COM_QUERY text, by their first word: `;` outside quotes ends one. */
-function statementKinds(text: string): string[] {
-  const kinds: string[] = [];
-  let quote: string | undefined;
-  let start = 0;
-  const take = (end: number) => {
-    const statement = text.slice(start, end).trim();
-    const [first, second] = statement.toLowerCase().split(/\s+/, 2);
-    if (!first) return;
-    if (first === 'start' && second === 'transaction') kinds.push('begin');
-    else if (/^insert\s+(?:ignore\s+)?into\s+\S+\s*(?:\([^)]*\)\s*)?select\b/i.test(statement)) kinds.push('insert_select');
-    else kinds.push(first);
-  };
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quote) {
-      if (char === '\\') i++;
-      else if (char === quote) quote = undefined;
-    } else if (char === "'" || char === '"' || char === '`') quote = char;
-    else if (char === ';') {
-      take(i);
-      start = i + 1;
-    }
-  }
-  take(text.length);
-  return kinds;
-}
-
-/** A TCP proxy to MySQL that counts the commands clients send (packets with sequence id 0) and their statements. */
-async function countingProxy(target: URL): Promise<{ port: number; commands: () => number; statements: () => Map<string, number> }> {
-  let commands = 0;
-  const statements = new Map<string, number>();
-  const proxy = createServer((client: Socket) => {
-    const upstream = connect(Number(target.port || 3306), target.hostname);
-    // Without Nagle on both legs: a delayed ACK would add 40 ms to a request and the key recheck's polls to its count.
-    client.setNoDelay(true);
-    upstream.setNoDelay(true);
-    let pending = Buffer.alloc(0);
-    client.on('data', (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      // MySQL packets: a 3-byte length, a sequence id, the payload; a command starts at sequence 0.
-      while (pending.length >= 4) {
-        const length = pending.readUIntLE(0, 3);
-        if (pending.length < 4 + length) break;
-        if (pending[3] === 0) {
-          commands++;
-          const count = (kind: string) => statements.set(kind, (statements.get(kind) ?? 0) + 1);
-          // COM_QUERY and COM_STMT_PREPARE: the statements' text follows the command byte.
-          if (pending[4] === 0x03) for (const kind of statementKinds(pending.toString('utf8', 5, 4 + length))) count(kind);
-          if (pending[4] === 0x16) for (const kind of statementKinds(pending.toString('utf8', 5, 4 + length))) count(`prepare ${kind}`);
-          // COM_STMT_EXECUTE: a prepared statement run, by its id.
-          else if (pending[4] === 0x17) count('execute');
-          // Any other command (a ping, a prepared statement reset or closed…), by its number.
-          else if (pending[4] !== 0x03 && pending[4] !== 0x16) count(`command 0x${pending[4].toString(16)}`);
-        }
-        pending = pending.subarray(4 + length);
-      }
-      upstream.write(chunk);
-    });
-    upstream.pipe(client);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-  });
-  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
-  proxy.unref();
-  return { port: (proxy.address() as AddressInfo).port, commands: () => commands, statements: () => new Map(statements) };
-}
-
 async function main(): Promise<void> {
   const dir = path.resolve(process.argv[2] ?? '.');
   const databaseName = `petstore_trips_${Date.now()}`;
   const admin = await mysql.createConnection({ uri: server });
   await admin.query(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4`);
   const target = new URL(server);
-  const proxy = await countingProxy(target);
+  const proxy = await startCountingProxy(target);
   const proxied = new URL(server);
   proxied.host = `127.0.0.1:${proxy.port}`;
   const port = await freePort();
@@ -115,6 +47,9 @@ async function main(): Promise<void> {
         (i) => ({ path: '/v1/pets', body: '{"name":"Counted","categoryId":7}', headers: { 'Idempotency-Key': `count-${i}` } }),
       ],
       ['placeOrder', (i) => ({ path: '/v1/store/orders', body: `{"petId":${1 + 3 * i},"quantity":1}` })],
+      // Pending pets, which no order holds: each renamed, then patched to the name it now has.
+      ['updatePet', (i) => ({ method: 'PATCH', path: `/v1/pets/${2 + 3 * i}`, body: `{"name":"Renamed ${i}"}` })],
+      ['patchUnchanged', (i) => ({ method: 'PATCH', path: `/v1/pets/${2 + 3 * i}`, body: `{"name":"Renamed ${i}"}` })],
     ];
     process.stdout.write(`per request, ${REQUESTS} requests each (${dir})\n`);
     for (const [name, request] of requests) {
@@ -129,7 +64,8 @@ async function main(): Promise<void> {
           ...init,
           headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...(headers as Record<string, string>) },
         });
-        if (response.status !== 201) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+        if (response.status !== (init.method === 'PATCH' ? 200 : 201))
+          throw new Error(`${name}: ${response.status} ${await response.text()}`);
       }
       const trips = (proxy.commands() - commandsBefore) / REQUESTS;
       const statements = [...proxy.statements()]

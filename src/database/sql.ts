@@ -43,6 +43,8 @@ export interface SqlRunner {
  * transaction ends with `commit` or `rollback`, which give its connection back.
  */
 export interface SqlTransaction extends SqlRunner {
+  /** Its reads hold what they read until it ends: a `FOR UPDATE`'s rows on MySQL, the write lock on SQLite. */
+  readonly holds: true;
   /**
    * Runs `statements` in order and commits all the transaction did: all of it is applied, or none.
    * On MySQL they reach the server together with the commit (and the start, when nothing was read),
@@ -174,6 +176,7 @@ export class Sql implements SqlRunner {
       }
     };
     return {
+      holds: true,
       rows: (sql, parameters, read) => sqliteRows(runner, sql, parameters, read),
       run: (sql, parameters = []) => sqliteRun(runner, sql, parameters),
       commit: async (statements = [], check) => {
@@ -341,6 +344,7 @@ function isConnectionLost(error: unknown): boolean {
  * so that a write allocates one object for it (bench:alloc: a closure per step cost a create 1 KB).
  */
 class MysqlTransaction implements SqlTransaction {
+  readonly holds = true;
   private started = false;
   /** Until the connection goes back (or is dropped): a failed statement ended the transaction already. */
   private open = true;

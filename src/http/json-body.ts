@@ -54,14 +54,13 @@ const parser = bodyParser.json({
  */
 export async function readJsonBody(request: Request, response: Response, types: readonly string[] = JSON_TYPES): Promise<void> {
   if (!carriesBody(request)) return;
+  // RFC 5789 §2.2: every refusal of a PATCH's body for its media type (charset and encoding too) says what it takes.
+  const refusal: Record<string, string> = request.method === 'PATCH' ? { 'Accept-Patch': types.join(', ') } : {};
   if (!typeis(request, [...types])) {
-    throw new BodyNotJsonException(
-      `A request body must be sent with Content-Type: ${types.join(' or ')}.`,
-      request.method === 'PATCH' ? { 'Accept-Patch': types.join(', ') } : {},
-    );
+    throw new BodyNotJsonException(`A request body must be sent with Content-Type: ${types.join(' or ')}.`, refusal);
   }
   await new Promise<void>((resolve, reject) => {
-    const done: NextFunction = (error?: unknown) => (error ? reject(toApiException(error)) : resolve());
+    const done: NextFunction = (error?: unknown) => (error ? reject(toApiException(error, refusal)) : resolve());
     parser(request, response, done);
   });
   if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
@@ -111,17 +110,17 @@ function carriesBody(request: Request): boolean {
   return typeis.hasBody(request) && request.headers['content-length'] !== '0';
 }
 
-/** body-parser's errors carry a `type` naming what went wrong. */
-function toApiException(error: unknown): unknown {
+/** body-parser's errors carry a `type` naming what went wrong; `refusal`, the headers of a refused media type. */
+function toApiException(error: unknown, refusal: Record<string, string>): unknown {
   switch ((error as { type?: string }).type) {
     case 'entity.parse.failed':
       return new MalformedJsonException();
     case 'entity.too.large':
       return new BodyTooLargeException(BODY_LIMIT_BYTES);
     case 'charset.unsupported':
-      return new BodyNotJsonException('The request body must be UTF-8 encoded JSON.');
+      return new BodyNotJsonException('The request body must be UTF-8 encoded JSON.', refusal);
     case 'encoding.unsupported':
-      return new BodyNotJsonException('The Content-Encoding of the request body is not supported.');
+      return new BodyNotJsonException('The Content-Encoding of the request body is not supported.', refusal);
     case 'request.aborted':
     case 'request.size.invalid':
       return new ValidationFailedException('The request body was incomplete.');

@@ -2,8 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { integer, text } from '../database/columns.js';
 import { MetadataPairs } from '../database/metadata-pairs.js';
-import { Sql, type SqlRunner } from '../database/sql.js';
+import { Sql } from '../database/sql.js';
 import type { InsertedId, Statement } from '../database/statement.js';
+import type { WriteTransaction } from '../database/unit-of-work.js';
 import type { PetDto } from './dto/pet.dto.js';
 import { Pet } from './pet.entity.js';
 import type { PetStatus } from './pet-status.js';
@@ -36,6 +37,8 @@ export class PetsRepository {
   private readonly byIdSql: string;
   /** Differs by database: see SqlDialect.forUpdate. */
   private readonly stateSql: string;
+  /** The same read, holding nothing: a change's first look (UnitOfWork.change). */
+  private readonly lookSql: string;
   private readonly insertSql: string;
   private readonly changeSql: string;
 
@@ -49,7 +52,8 @@ export class PetsRepository {
     this.pageSql = `SELECT ${shown.columns} FROM pets WHERE id > ? ORDER BY id LIMIT ?`;
     this.pageWithStatusSql = `SELECT ${shown.columns} FROM pets${dialect.forceIndex('IDX_pets_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
     this.byIdSql = `SELECT ${shown.columns} FROM pets WHERE id = ?`;
-    this.stateSql = `SELECT ${pets.columns} FROM pets WHERE id = ?${dialect.forUpdate}`;
+    this.lookSql = `SELECT ${pets.columns} FROM pets WHERE id = ?`;
+    this.stateSql = `${this.lookSql}${dialect.forUpdate}`;
     const insert = pets.insert(WRITTEN);
     const set = pets.set(WRITTEN);
     this.insertSql = insert.sql;
@@ -80,9 +84,12 @@ export class PetsRepository {
     return [{ sql: this.insertSql, parameters: this.written(pet), inserts: id }, ...this.pairs.insert(id, pet.metadata)];
   }
 
-  /** The pet as a write decides on it, held until that write commits (the write's transaction). */
-  async state(transaction: SqlRunner, id: number): Promise<PetState | undefined> {
-    const [state] = await transaction.rows(this.stateSql, [id], (row) => ({ pet: this.shown(row), ...this.heldBy(row) }));
+  /** The pet as a write decides on it, held until that write commits when the write's transaction holds what it reads. */
+  async state(transaction: WriteTransaction, id: number): Promise<PetState | undefined> {
+    const [state] = await transaction.rows(transaction.holds ? this.stateSql : this.lookSql, [id], (row) => ({
+      pet: this.shown(row),
+      ...this.heldBy(row),
+    }));
     return state;
   }
 

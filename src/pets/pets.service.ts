@@ -66,10 +66,10 @@ export class PetsService {
   /**
    * Applies a Merge Patch to the pet as it stands (its preconditions: only to the representation
    * named), with its `pet.updated` event. A status move must be one the pet allows, and not of a pet
-   * an open order holds; a patch that changes nothing writes nothing.
+   * an open order holds; a patch that changes nothing writes nothing, and holds nothing (UnitOfWork.change).
    */
   update(id: number, patch: PetPatchDto, preconditions: Preconditions, write: WriteRequest): Promise<PetDto> {
-    return this.writes.write(
+    return this.writes.change(
       async (transaction) => {
         const { pet, heldByOrderId } = await this.state(transaction, id);
         requirePreconditions(preconditions, `pet ${id}`, pet);
@@ -118,7 +118,7 @@ export class PetsService {
     return pet;
   }
 
-  /** The pet as a write decides on it, held by that write's transaction; 404 when there is none. */
+  /** The pet as a write decides on it, held by that write's transaction (when it holds what it reads); 404 when there is none. */
   async state(transaction: WriteTransaction, id: number): Promise<PetState> {
     const state = await this.pets.state(transaction, id);
     if (!state) throw new PetNotFoundException(id);

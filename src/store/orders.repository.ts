@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { MetadataPairs } from '../database/metadata-pairs.js';
-import { Sql, type SqlRunner } from '../database/sql.js';
+import { Sql } from '../database/sql.js';
 import type { InsertedId, Statement } from '../database/statement.js';
+import type { WriteTransaction } from '../database/unit-of-work.js';
 import { Order } from './order.entity.js';
 import type { OrderStatus } from './order-status.js';
 
@@ -38,7 +39,7 @@ export class OrdersRepository {
     this.pageSql = `SELECT ${orders.columns} FROM orders WHERE id > ? ORDER BY id LIMIT ?`;
     this.pageWithStatusSql = `SELECT ${orders.columns} FROM orders${dialect.forceIndex('IDX_orders_status_id')} WHERE status = ? AND id > ? ORDER BY id LIMIT ?`;
     this.byIdSql = `SELECT ${orders.columns} FROM orders WHERE id = ?`;
-    this.stateSql = `SELECT ${orders.columns} FROM orders WHERE id = ?${dialect.forUpdate}`;
+    this.stateSql = `${this.byIdSql}${dialect.forUpdate}`;
     const insert = orders.insert(INSERTED);
     const set = orders.set(CHANGED);
     this.insertSql = insert.sql;
@@ -70,9 +71,10 @@ export class OrdersRepository {
     return order;
   }
 
-  /** The order as a write decides on it, held until that write commits (the write's transaction). */
-  async state(transaction: SqlRunner, id: number): Promise<StoredOrder | undefined> {
-    const [order] = await transaction.rows(this.stateSql, [id], this.read);
+  /** The order as a write decides on it, held until that write commits when the write's transaction holds what it reads. */
+  async state(transaction: WriteTransaction, id: number): Promise<StoredOrder | undefined> {
+    // Held: the read by id with SqlDialect.forUpdate; a change's first look (UnitOfWork.change) holds nothing.
+    const [order] = await transaction.rows(transaction.holds ? this.stateSql : this.byIdSql, [id], this.read);
     return order;
   }
 

@@ -95,10 +95,10 @@ export class OrdersService {
    * Applies a Merge Patch to the order as it stands (its preconditions: only to the representation
    * named): placed to approved, approved to delivered, which sells the pet it holds and completes
    * the order; shipDate as given, while the order is open (a final one changes no more). With its
-   * `order.updated` (and `pet.updated`) events.
+   * `order.updated` (and `pet.updated`) events. A patch that changes nothing holds nothing (UnitOfWork.change).
    */
   update(id: number, patch: OrderPatchDto, preconditions: Preconditions, write: WriteRequest): Promise<OrderDto> {
-    return this.change(id, preconditions, write, (order) => {
+    return this.change('change', id, preconditions, write, (order) => {
       const status = patch.status ?? order.status;
       checkOrderMove(id, order.status, status);
       const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
@@ -113,7 +113,7 @@ export class OrdersService {
 
   /** Cancels a placed or approved order (its preconditions: only the representation named); the pet it holds is available again. */
   cancel(id: number, preconditions: Preconditions, write: WriteRequest): Promise<OrderDto> {
-    return this.change(id, preconditions, write, (order) => {
+    return this.change('write', id, preconditions, write, (order) => {
       checkCancellable(id, order.status);
       return { ...order, status: 'cancelled' };
     });
@@ -127,15 +127,18 @@ export class OrdersService {
 
   /**
    * The order as `decide` changes it, with the move of the pet it holds (sold when delivered,
-   * available when cancelled) and their events, in one write, once per Idempotency-Key.
+   * available when cancelled) and their events, in one write, once per Idempotency-Key: as a
+   * `change` (UnitOfWork.change), which looks first, when it may change nothing; a cancel, which
+   * changes or is refused, does not pay that read.
    */
   private change(
+    how: 'change' | 'write',
     id: number,
     preconditions: Preconditions,
     write: WriteRequest,
     decide: (order: StoredOrder) => StoredOrder,
   ): Promise<OrderDto> {
-    return this.writes.write(
+    return this.writes[how](
       async (transaction) => {
         const stored = await this.state(transaction, id);
         const before = OrderDto.from(stored);

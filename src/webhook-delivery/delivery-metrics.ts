@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import { Clock } from '../config/clock.js';
 import { HttpMetrics } from '../metrics/http-metrics.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
-import { DeliveryLogRepository } from './delivery-log.repository.js';
+import { type Backlog, DeliveryLogRepository } from './delivery-log.repository.js';
 
 /**
  * Webhook delivery in the service's /metrics: attempts by outcome and their latency, deliveries
@@ -39,8 +39,7 @@ export class DeliveryMetrics {
       labelNames: ['outcome'] as const,
       registers,
     });
-    // Read at each scrape; a database that does not answer leaves the gauges as they were.
-    const backlog = () => deliveries.backlog(new Date(clock.now())).catch(() => undefined);
+    const backlog = new BacklogReadings(() => deliveries.backlog(new Date(clock.now())));
     const ageOf = (since: Date | undefined) => (since ? Math.max(0, (clock.now() - since.getTime()) / 1000) : 0);
     new Gauge({
       name: 'petstore_webhook_backlog_age_seconds',
@@ -50,7 +49,7 @@ export class DeliveryMetrics {
       labelNames: ['stage'] as const,
       registers,
       async collect() {
-        const now = await backlog();
+        const now = await backlog.latest();
         if (!now) return;
         this.set({ stage: 'dispatch' }, ageOf(now.oldestUndispatchedAt));
         this.set({ stage: 'delivery' }, ageOf(now.oldestDueAt));
@@ -61,7 +60,7 @@ export class DeliveryMetrics {
       help: 'Deliveries due and not yet delivered (retries waiting for their time not counted).',
       registers,
       async collect() {
-        const now = await backlog();
+        const now = await backlog.latest();
         if (now) this.set(now.due);
       },
     });
@@ -74,5 +73,39 @@ export class DeliveryMetrics {
 
   deliveryEnded(outcome: 'delivered' | 'failed'): void {
     this.ended.inc({ outcome });
+  }
+}
+
+/** How long a scrape waits for the backlog's read: 4 s (the pool's bounds) of a silent database held /metrics up. */
+const BACKLOG_WAIT_MS = 500;
+
+/**
+ * The backlog, read at each scrape, for its gauges: one read at a time, shared by the gauges of a
+ * scrape, and waited for at most BACKLOG_WAIT_MS. A read that is late (or fails) leaves the last
+ * value it had; a late one still lands, for the next scrape.
+ */
+export class BacklogReadings {
+  private last?: Backlog;
+  private reading?: Promise<void>;
+
+  constructor(
+    private readonly read: () => Promise<Backlog>,
+    private readonly waitMs = BACKLOG_WAIT_MS,
+  ) {}
+
+  /** The backlog as read now, or as last read when that takes longer than the wait; undefined until a read succeeded. */
+  async latest(): Promise<Backlog | undefined> {
+    this.reading ??= this.read()
+      .then((backlog) => {
+        this.last = backlog;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.reading = undefined;
+      });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.reading, new Promise<void>((late) => (timer = setTimeout(late, this.waitMs).unref()))]);
+    clearTimeout(timer);
+    return this.last;
   }
 }

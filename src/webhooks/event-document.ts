@@ -12,18 +12,18 @@ function changedFieldsOf(schema: string, example: Record<string, unknown>): Sche
   };
 }
 
-/** The request that caused an event, as every event (from 1.5.0) carries it. */
+/**
+ * An event's `request` in a delivery: an EventCause (EventRequestDto, the shape stated once), or null.
+ * 1.5.0 stated the shape twice, as EventRequest here and EventCause on `GET /events`; code generated
+ * from it names both, so both names stay, each the type it was (this one nullable).
+ */
 const EVENT_REQUEST: SchemaObject = {
   type: 'object',
+  allOf: [{ $ref: '#/components/schemas/EventCause' }],
   nullable: true,
   description:
-    'The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` ' +
-    'finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord.',
-  properties: {
-    id: { type: 'string', description: 'The X-Request-Id of the request.', example: '4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17' },
-    idempotencyKey: { type: 'string', nullable: true, description: 'Its Idempotency-Key, or null.', example: 'order-4711' },
-  },
-  required: ['id', 'idempotencyKey'],
+    'The request that caused the event (from API version 1.5.0; absent from older events): an EventCause, or null for an event ' +
+    'the service made of its own accord.',
 };
 
 /** Each event type's payload schema: its `type`, and the schema of its `data.object`. */

@@ -569,6 +569,24 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(delivery.security).toEqual([]);
   });
 
+  it('states the request that caused an event once, as EventCause; EventRequest, the deliveries’ name for it since 1.5.0, is it or null', () => {
+    const { schemas } = document.components;
+    expect(Object.keys(schemas.EventCause.properties)).toEqual(['id', 'idempotencyKey']);
+    expect(schemas.EventRequest).toEqual({
+      type: 'object',
+      allOf: [{ $ref: '#/components/schemas/EventCause' }],
+      nullable: true,
+      description: expect.any(String),
+    });
+    const requestOf = Object.entries<Json>(schemas).filter(([, schema]) => schema.properties?.request);
+    const events = requestOf.filter(([name]) => name.startsWith('Event'));
+    const deliveries = requestOf.filter(([name]) => !name.startsWith('Event'));
+    expect(events.map(([name]) => name).sort()).toEqual(['Event', 'EventWithDeliveries']);
+    expect(deliveries).toHaveLength(EVENT_TYPES.length + 1);
+    for (const [, schema] of events) expect(schema.properties.request.allOf).toEqual([{ $ref: '#/components/schemas/EventCause' }]);
+    for (const [, schema] of deliveries) expect(schema.properties.request).toEqual({ $ref: '#/components/schemas/EventRequest' });
+  });
+
   it('uses the Pet and NewPet schemas for bodies', () => {
     const createPet = document.paths['/pets'].post;
     expect(createPet.requestBody).toMatchObject({

@@ -267,6 +267,31 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
       }
       expect((await http().get('/v1/pets').set(AUTH)).headers['accept-patch']).toBeUndefined();
     });
+
+    it('is on every refusal of a PATCH body for its media type: a charset other than UTF-8, an unknown Content-Encoding', async () => {
+      const petId = await createPet();
+      const orderId = await placeOrder();
+      for (const path of [`/v1/pets/${petId}`, `/v1/store/orders/${orderId}`]) {
+        for (const [header, value] of [
+          ['Content-Type', 'application/merge-patch+json; charset=latin1'],
+          ['Content-Type', 'application/json; charset=windows-1252'],
+          ['Content-Encoding', 'x-unknown'],
+        ]) {
+          const refused = await http()
+            .patch(path)
+            .set(AUTH)
+            .set('Content-Type', 'application/json')
+            .set(header, value)
+            .send('{"metadata":{}}');
+          expectError(refused, 400, 'UNSUPPORTED_MEDIA_TYPE');
+          expect({ [header]: value, acceptPatch: refused.headers['accept-patch'] }).toEqual({ [header]: value, acceptPatch: ACCEPT_PATCH });
+        }
+      }
+      // Only a PATCH says what PATCH takes: a create refused for its charset does not.
+      const create = await http().post('/v1/pets').set(AUTH).set('Content-Type', 'application/json; charset=latin1').send('{}');
+      expectError(create, 400, 'UNSUPPORTED_MEDIA_TYPE');
+      expect(create.headers['accept-patch']).toBeUndefined();
+    });
   });
 
   it('declares in the document what each operation honours', async () => {

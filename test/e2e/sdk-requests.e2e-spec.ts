@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import {
   AbortError,
   BadRequestError,
+  NOT_MODIFIED,
   NotFoundError,
   PetStore,
   type PetStoreOptions,
@@ -66,6 +67,23 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s request log on %s', (kind)
     });
     expect(entry._request_id).toEqual(expect.any(String));
     expect((await petstore.requests.get(error.requestId!).withResponse()).status).toBe(200);
+  });
+
+  it('answers NOT_MODIFIED for an entry as you hold it (ifNoneMatch, its _etag), as pets.get does, and the entry for another tag', async () => {
+    const petstore = client();
+    const error = await failure(petstore.pets.create({ name: 'Rex', categoryId: 0 }));
+    const entry = await petstore.requests.get(error.requestId!, { waitMs: 2_000 });
+    expect(entry._etag).toMatch(/^"/);
+    expect(await petstore.requests.get(error.requestId!, { ifNoneMatch: entry._etag })).toBe(NOT_MODIFIED);
+    const whole = await petstore.requests.get(error.requestId!, { ifNoneMatch: entry._etag }).withResponse();
+    expect({ status: whole.status, data: whole.data, etag: whole.headers.get('etag') }).toEqual({
+      status: 304,
+      data: NOT_MODIFIED,
+      etag: entry._etag,
+    });
+    const again = await petstore.requests.get(error.requestId!, { ifNoneMatch: '"another"' });
+    expect(again).toEqual(entry);
+    expect(again !== NOT_MODIFIED && again._etag).toBe(entry._etag);
   });
 
   it('throws NotFoundError (REQUEST_NOT_FOUND) for an id not in the log: at once, or after waitMs', async () => {

@@ -645,7 +645,9 @@ class WebhookSecret(ApiModel):
 
 @dataclass(frozen=True, kw_only=True)
 class EventCause(ApiModel):
-    """The request that caused an event: its id and its Idempotency-Key."""
+    """The request that caused an event: its id, which `GET /requests/{requestId}` finds in the
+    request log, and its Idempotency-Key.
+    """
 
     id: str
     """The X-Request-Id of the request."""
@@ -1076,9 +1078,8 @@ class PetCreatedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: PetCreatedEventData
 
@@ -1152,9 +1153,8 @@ class PetUpdatedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: PetUpdatedEventData
 
@@ -1220,9 +1220,8 @@ class PetDeletedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: PetDeletedEventData
 
@@ -1288,9 +1287,8 @@ class OrderPlacedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: OrderPlacedEventData
 
@@ -1363,9 +1361,8 @@ class OrderUpdatedEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: OrderUpdatedEventData
 
@@ -1451,9 +1448,8 @@ class WebhookTestEvent(ApiModel):
     api_version: str
     """The API version whose schemas `data.object` follows."""
     request: EventRequest | None = None
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
+    """The request that caused the event (from API version 1.5.0; absent from older events): an
+    EventCause, or null for an event the service made of its own accord.
     """
     data: WebhookTestEventData
 
@@ -1483,33 +1479,10 @@ class WebhookTestEvent(ApiModel):
         return wire
 
 
-@dataclass(frozen=True, kw_only=True)
-class EventRequest(ApiModel):
-    """The request that caused the event (from API version 1.5.0; absent from older events): its
-    id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.
-    Null for an event the service made of its own accord.
-    """
-
-    id: str
-    """The X-Request-Id of the request."""
-    idempotency_key: str | None
-    """Its Idempotency-Key, or null."""
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> EventRequest:
-        """The model of its JSON form, as the service sends it."""
-        return cls(
-            id=wire["id"],
-            idempotency_key=wire["idempotencyKey"],
-        )
-
-    def to_wire(self) -> dict[str, Any]:
-        """Its JSON form, as the service reads it; fields that are None are left out, but required ones, sent as null."""
-        wire: dict[str, Any] = {
-            "id": self.id,
-            "idempotencyKey": self.idempotency_key,
-        }
-        return wire
+EventRequest = EventCause
+"""The request that caused the event (from API version 1.5.0; absent from older events): an
+EventCause, or null for an event the service made of its own accord.
+"""
 
 
 WebhookEvent = PetCreatedEvent | PetUpdatedEvent | PetDeletedEvent | OrderPlacedEvent | OrderUpdatedEvent | WebhookTestEvent

@@ -22,6 +22,8 @@ What it writes, from the document alone:
   OMITTED: None sends null, OMITTED sends nothing; elsewhere (an event's `request`) a field that
   may be null or absent is None either way;
 - each enumeration as a Literal alias, inline ones named after their schema and property;
+- a schema that is only another object schema (`allOf` of one `$ref`, nullable or not: a name a
+  release gave it) as an alias of its class, written after the classes;
 - the union a callback delivers (a webhook's event), with a table from its discriminator to its class;
 - the error codes of every HTTP status (the Error schema's `x-codes-by-status`); the Error schema
   itself becomes the exceptions of petstore/_errors.py, not a model;
@@ -117,6 +119,7 @@ class Generator:
         self.schemas: dict[str, Schema] = document["components"]["schemas"]
         self.aliases: list[str] = []
         self.classes: list[str] = []
+        self.class_aliases: list[str] = []
         self.literal_names: dict[tuple[str, ...], str] = {}
         self.merge_patches = {
             content["schema"]["$ref"].rsplit("/", 1)[1]
@@ -131,6 +134,8 @@ class Generator:
                 self.enum_alias(schema["properties"]["code"], "ErrorCode")
             elif self.is_object(schema):
                 self.dataclass(name, schema)
+            elif self.is_object(self.resolve(schema)):
+                self.class_alias(name, schema)
             else:
                 self.alias(name, schema)
         for operation in self.operations():
@@ -162,6 +167,7 @@ class Generator:
                 "",
                 "",
                 *self.classes,
+                *self.class_aliases,
                 *unions,
             ]
         )
@@ -202,6 +208,11 @@ class Generator:
             description += f" The service's default: {json.dumps(schema['default'])}."
         self.aliases += [f"{name} = {annotation}", *docstring(description, ""), ""] if description else [f"{name} = {annotation}", ""]
 
+    def class_alias(self, name: str, schema: Schema) -> None:
+        """Another name of an object schema's class (one a release gave it, kept for code that names it)."""
+        target = self.type_of(schema, name).annotation
+        self.class_aliases += [f"{name} = {target}", *docstring(schema.get("description", ""), ""), "", ""]
+
     def enum_alias(self, schema: Schema, name: str) -> str:
         """The name of an inline enumeration: the first one with the same values, or `name`."""
         values = tuple(schema["enum"])
@@ -218,7 +229,7 @@ class Generator:
                 return self.type_of(reference, context)
             name = reference["$ref"].rsplit("/", 1)[1]
             target = self.schemas[name]
-            if self.is_object(target):
+            if self.is_object(target) or self.is_object(self.resolve(target)):
                 return PyType(name, lambda v: f"{name}.from_wire({v})", lambda v: f"{v}.to_wire()")
             inner = self.type_of(self.resolve(target), name)
             return PyType(name, inner.from_wire, inner.to_wire)

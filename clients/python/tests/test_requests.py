@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from petstore import BadRequestError, EventRequest, NotFoundError, PetCreatedEvent, PetStoreError, RequestLogEntry, webhooks
+from petstore import NOT_MODIFIED, BadRequestError, EventCause, EventRequest, NotFoundError, PetCreatedEvent, PetStoreError, RequestLogEntry, webhooks
 from support.both import Connect, call, collect, pages_of
 from support.fault_proxy import Answer, FaultProxy
 from support.receiver import Receiver
@@ -40,6 +40,20 @@ async def test_finds_a_failed_call_by_its_error_s_request_id_waiting_for_its_ent
     assert entry.idempotency_key is not None and not entry.replayed  # the key the client made for the create
     assert entry.created_at.tzinfo is not None and entry.duration_ms >= 0
     assert entry._request_id is not None and whole.status == 200
+
+
+async def test_answers_not_modified_for_an_entry_as_held_and_the_entry_for_another_tag(connect: Connect) -> None:
+    async with connect() as petstore:
+        error = await failure(lambda: petstore.pets.create(name="Rex", category_id=0))
+        assert error.request_id is not None
+        entry = await call(petstore.requests.get(error.request_id, wait=2))
+        assert entry._etag is not None
+        assert await call(petstore.requests.get(error.request_id, if_none_match=entry._etag)) is NOT_MODIFIED
+        whole = await call(petstore.requests.with_raw_response.get(error.request_id, if_none_match=entry._etag))
+        assert (whole.status, whole.data, whole.headers.get("etag")) == (304, NOT_MODIFIED, entry._etag)
+        again = await call(petstore.requests.get(error.request_id, if_none_match='"another"'))
+        assert isinstance(again, RequestLogEntry) and again == entry and again._etag == entry._etag
+        assert await call(petstore.requests.get(error.request_id, if_none_match=None)) == entry
 
 
 async def test_raises_not_found_for_an_id_not_in_the_log_at_once_or_after_the_wait(connect: Connect) -> None:
@@ -102,6 +116,8 @@ async def test_names_the_request_that_caused_an_event_on_events_list_and_on_a_de
         assert (event.request.id, event.request.idempotency_key) == (pet._request_id, key)
         [listed] = [candidate for candidate in await collect(petstore.events.list(type="pet.created")) if candidate.id == event.id]
         assert listed.request is not None and (listed.request.id, listed.request.idempotency_key) == (pet._request_id, key)
+        # One class on a delivery and on events.list, by either of the names 1.5.0 gave it.
+        assert type(listed.request) is type(event.request) is EventCause and EventRequest is EventCause
         # The request it names is in the log.
         entry = await call(petstore.requests.get(event.request.id, wait=2))
         assert (entry.operation, entry.status, entry.idempotency_key) == ("createPet", 201, key)

@@ -735,7 +735,7 @@ export interface components {
              */
             previousSecretExpiresAt: string;
         };
-        /** @description The request that caused an event: its id and its Idempotency-Key. */
+        /** @description The request that caused an event: its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. */
         EventCause: {
             /**
              * @description The X-Request-Id of the request.
@@ -1115,19 +1115,8 @@ export interface components {
                 };
             };
         };
-        /** @description The request that caused the event (from API version 1.5.0; absent from older events): its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key. Null for an event the service made of its own accord. */
-        EventRequest: {
-            /**
-             * @description The X-Request-Id of the request.
-             * @example 4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17
-             */
-            id: string;
-            /**
-             * @description Its Idempotency-Key, or null.
-             * @example order-4711
-             */
-            idempotencyKey: string | null;
-        } | null;
+        /** @description The request that caused the event (from API version 1.5.0; absent from older events): an EventCause, or null for an event the service made of its own accord. */
+        EventRequest: components["schemas"]["EventCause"] | null;
     };
     responses: never;
     parameters: never;

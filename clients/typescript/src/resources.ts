@@ -1,4 +1,4 @@
-import { ApiPromise, type NotModified, type RawResponse, type WithRequestId } from './api-promise.js';
+import { ApiPromise, type NotModified, type RawResponse, type WithEtag, type WithRequestId } from './api-promise.js';
 import { NotFoundError } from './errors.js';
 import type { components, operations } from './openapi.js';
 import { listFirstPageIfChanged, listPages, type Page, type PagePromise } from './pagination.js';
@@ -428,14 +428,20 @@ export class Requests {
    * (REQUEST_NOT_FOUND) for one not in your key's log. With `waitMs`, asks again until then while it
    * is not found: `await petstore.requests.get(error.requestId, { waitMs: 2_000 })` right after a failure.
    */
-  get(requestId: string, { waitMs = 0, ...options }: LookUpOptions = {}): ApiPromise<RequestLogEntry> {
-    const request: ApiRequest = { method: 'GET', path: `/requests/${encodeURIComponent(requestId)}` };
+  get(requestId: string, options?: LookUpOptions & UnconditionalReadOptions): ApiPromise<WithEtag<RequestLogEntry>>;
+  /** One request by its id, unless it is as you hold it: NOT_MODIFIED while `ifNoneMatch` (its `_etag`) is current. */
+  get(requestId: string, options: LookUpOptions & ReadOptions): ApiPromise<WithEtag<RequestLogEntry> | NotModified>;
+  get(
+    requestId: string,
+    { waitMs = 0, ifNoneMatch, ...options }: LookUpOptions & ReadOptions = {},
+  ): ApiPromise<WithEtag<RequestLogEntry> | NotModified> {
+    const request: ApiRequest = { method: 'GET', path: `/requests/${encodeURIComponent(requestId)}`, ifNoneMatch };
     const deadline = Date.now() + waitMs;
-    const lookUp = async (): Promise<RawResponse<WithRequestId<RequestLogEntry>>> => {
+    const lookUp = async (): Promise<RawResponse<WithRequestId<WithEtag<RequestLogEntry> | NotModified>>> => {
       if (!(waitMs >= 0)) throw new Error(`waitMs must be 0 or more (got ${waitMs}).`);
       for (;;) {
         try {
-          return await this.transport.send<RequestLogEntry>(request, options);
+          return await this.transport.send<WithEtag<RequestLogEntry> | NotModified>(request, options);
         } catch (error) {
           const notYet = error instanceof NotFoundError && error.code === 'REQUEST_NOT_FOUND';
           if (!notYet || Date.now() >= deadline) throw error;

@@ -23,7 +23,11 @@ export class EventDataDto {
   previousAttributes?: object;
 }
 
-@ApiSchema({ name: 'EventCause', description: 'The request that caused an event: its id and its Idempotency-Key.' })
+@ApiSchema({
+  name: 'EventCause',
+  description:
+    'The request that caused an event: its id, which `GET /requests/{requestId}` finds in the request log, and its Idempotency-Key.',
+})
 export class EventRequestDto {
   @ApiProperty({ type: 'string', description: 'The X-Request-Id of the request.', example: '4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17' })
   id: string;

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from typing import overload
 from urllib.parse import quote
 
 from .._errors import NotFoundError
 from .._models import RequestLogEntry
+from .._not_modified import NotModified
 from .._pagination import AsyncPager, Pager, list_async_pages, list_pages
 from .._raw_response import async_raw, async_raw_first_page, raw, raw_first_page
 from .._transport import ApiRequest, AsyncTransport, CallOptions, QueryValue, SyncTransport, Timeout
@@ -28,8 +30,8 @@ def _query(status: int | str | None, operation: str | None, idempotency_key: str
     return {"status": status, "operation": operation, "idempotencyKey": idempotency_key, "limit": limit}
 
 
-def _get(request_id: str) -> ApiRequest[RequestLogEntry]:
-    return ApiRequest("GET", f"/requests/{quote(request_id, safe='')}", RequestLogEntry.from_wire)
+def _get(request_id: str, if_none_match: str | None) -> ApiRequest[RequestLogEntry | NotModified]:
+    return ApiRequest("GET", f"/requests/{quote(request_id, safe='')}", RequestLogEntry.from_wire, if_none_match=if_none_match)
 
 
 def _deadline(wait: float) -> float:
@@ -68,6 +70,7 @@ class Requests:
         query = _query(status, operation, idempotency_key, limit)
         return list_pages(self._transport, "/requests", query, RequestLogEntry.from_wire, options)
 
+    @overload
     def get(
         self,
         request_id: str,
@@ -76,17 +79,41 @@ class Requests:
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
-    ) -> RequestLogEntry:
+    ) -> RequestLogEntry: ...
+
+    @overload
+    def get(
+        self,
+        request_id: str,
+        *,
+        if_none_match: str | None,
+        wait: float = 0,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RequestLogEntry | NotModified: ...
+
+    def get(
+        self,
+        request_id: str,
+        *,
+        if_none_match: str | None = None,
+        wait: float = 0,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RequestLogEntry | NotModified:
         """One request by its id (its X-Request-Id, an error's `request_id`).
 
         An entry is written within a second of its request: `wait=` (seconds) asks again until then
         while it is not found, for a call that just failed: `petstore.requests.get(e.request_id, wait=2)`.
+        With `if_none_match=` (its `_etag`): NOT_MODIFIED while it is current.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
         deadline = _deadline(wait)
         while True:
             try:
-                return self._transport.send(_get(request_id), options).data
+                return self._transport.send(_get(request_id, if_none_match), options).data
             except NotFoundError as error:
                 delay = _look_again_in(error, deadline)
                 if delay is None:
@@ -124,6 +151,7 @@ class AsyncRequests:
         query = _query(status, operation, idempotency_key, limit)
         return list_async_pages(self._transport, "/requests", query, RequestLogEntry.from_wire, options)
 
+    @overload
     async def get(
         self,
         request_id: str,
@@ -132,17 +160,41 @@ class AsyncRequests:
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
-    ) -> RequestLogEntry:
+    ) -> RequestLogEntry: ...
+
+    @overload
+    async def get(
+        self,
+        request_id: str,
+        *,
+        if_none_match: str | None,
+        wait: float = 0,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RequestLogEntry | NotModified: ...
+
+    async def get(
+        self,
+        request_id: str,
+        *,
+        if_none_match: str | None = None,
+        wait: float = 0,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RequestLogEntry | NotModified:
         """One request by its id (its X-Request-Id, an error's `request_id`).
 
         An entry is written within a second of its request: `wait=` (seconds) asks again until then
         while it is not found, for a call that just failed: `await petstore.requests.get(e.request_id, wait=2)`.
+        With `if_none_match=` (its `_etag`): NOT_MODIFIED while it is current.
         """
         options = CallOptions(timeout, max_retries, extra_headers)
         deadline = _deadline(wait)
         while True:
             try:
-                return (await self._transport.send(_get(request_id), options)).data
+                return (await self._transport.send(_get(request_id, if_none_match), options)).data
             except NotFoundError as error:
                 delay = _look_again_in(error, deadline)
                 if delay is None:
