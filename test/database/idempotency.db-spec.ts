@@ -10,6 +10,7 @@ import { PINO_LOGGER } from '../../src/logging/logging.module.js';
 import { PetsRepository } from '../../src/pets/pets.repository.js';
 import { DATABASE_KINDS } from '../e2e/support/test-database.js';
 import { useDatabase } from './support/use-database.js';
+import * as expected from '../support/resources.js';
 
 /**
  * The idempotency records on a real database, without the service: the migrations' schema, the
@@ -41,7 +42,7 @@ describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
 
   it('lets no late owner complete a claim taken over from it: its create is rolled back with IDEMPOTENCY_KEY_IN_USE', async () => {
     const body = { name: `Late owner ${kind} ${Date.now()}`, categoryId: 1 };
-    const pet = { id: 0, ...body, status: 'available' as const, metadata: {} };
+    const pet = expected.pet({ id: 0, ...body });
     const id = new InsertedId('pet');
     const create = async () => ({ answer: pet, answerId: id, statements: pets.insert(pet, id) });
     const request = () => new IdempotentRequest('key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));

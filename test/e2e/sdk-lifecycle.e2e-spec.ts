@@ -17,6 +17,7 @@ import { TEST_API_KEY, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 import { failure } from './support/sdk-failure.js';
+import * as expected from '../support/resources.js';
 
 const ETAG = /^"[\w-]+"$/;
 
@@ -55,7 +56,7 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s lifecycle on %s', (kind) =
     const rex = await petstore.pets.create({ name: 'Rex', categoryId: 3 });
     expect(rex._etag).toMatch(ETAG);
     expect(Object.keys(rex)).not.toContain('_etag');
-    expect(JSON.parse(JSON.stringify(rex))).toEqual({ id: rex.id, name: 'Rex', categoryId: 3, status: 'available', metadata: {} });
+    expect(JSON.parse(JSON.stringify(rex))).toEqual(expected.pet({ id: rex.id, name: 'Rex', categoryId: 3 }));
 
     const renamed = await petstore.pets.update(rex.id, { name: 'Rex II' }, { ifMatch: rex._etag }).withResponse();
     expect(renamed.status).toBe(200);
@@ -252,11 +253,11 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s lifecycle on %s', (kind) =
       if (path === '/v1/pets') return { status: 200, body: [older] };
       return { status: 200, body: path.startsWith('/v1/store/orders') ? olderOrder : older, headers: { ETag: '"old"' } };
     });
-    expect((await petstore.pets.list()).data).toEqual([{ ...older, metadata: {} }]);
+    expect((await petstore.pets.list()).data).toEqual([expected.pet(older)]);
     const pet = await petstore.pets.update(7, { name: 'Old' });
-    expect([pet, pet._etag]).toEqual([{ ...older, metadata: {} }, '"old"']);
-    expect(await petstore.store.orders.get(9)).toEqual({ ...olderOrder, metadata: {} });
-    expect(await petstore.store.orders.cancel(9)).toEqual({ ...olderOrder, metadata: {} });
+    expect([pet, pet._etag]).toEqual([expected.pet(older), '"old"']);
+    expect(await petstore.store.orders.get(9)).toEqual(expected.order(olderOrder));
+    expect(await petstore.store.orders.cancel(9)).toEqual(expected.order(olderOrder));
   });
 
   it('hears pet.updated, order.updated and pet.deleted, typed, with what changed', async () => {

@@ -12,6 +12,7 @@ import { freePort } from './support/free-port.js';
 import { compileIn, newcomerProject, packSdk, readmeTsconfig, typeScriptBlocks } from './support/sdk-project.js';
 import { startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import * as expected from '../support/resources.js';
 
 const run = promisify(execFile);
 const manifest = JSON.parse(await readFile('clients/typescript/package.json', 'utf8')) as { version: string };
@@ -281,11 +282,7 @@ describe('the TypeScript SDK package', () => {
     const [, id] = new RegExp(`^201 http://127\\.0\\.0\\.1:${port}/v1/pets/(\\d+) replayed: no$`).exec(lines[1]) ?? [];
     expect(id).toBeDefined();
     const [name, sameId, json] = lines[2].split(' ');
-    expect([name, sameId, JSON.parse(json)]).toEqual([
-      'Rex',
-      'true',
-      { id: Number(id), name: 'Rex', categoryId: 3, status: 'available', metadata: {} },
-    ]);
+    expect([name, sameId, JSON.parse(json)]).toEqual(['Rex', 'true', expected.pet({ id: Number(id), name: 'Rex', categoryId: 3 })]);
     expect(lines[3]).toBe('cancelled');
     expect(lines.slice(4).join('\n')).toMatch(/^\{ available: \d+, pending: \d+, sold: \d+ \}\n$/);
     expect(stderr).toMatch(/ petstore INFO GET \/pets\?limit=5: 200 in \d+ ms, request readme-listing \(attempt 1 of 1\)\n/);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { webhooks, WebhookVerificationError } from '../../clients/typescript/src/index.js';
 import { API_VERSION } from '../../src/config/api-version.js';
+import * as expected from '../support/resources.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -12,7 +13,7 @@ const event = {
   type: 'pet.created',
   createdAt: '2026-11-25T08:00:00.000Z',
   apiVersion: API_VERSION,
-  data: { object: { id: 7, name: 'Rex 🐕', categoryId: 3, status: 'available', metadata: { erp_id: 'A-17' } } },
+  data: { object: expected.pet({ id: 7, name: 'Rex 🐕', categoryId: 3, metadata: { erp_id: 'A-17' } }) },
 };
 const payload = JSON.stringify(event);
 
@@ -110,8 +111,8 @@ describe("the SDK's webhooks.verify against the Standard Webhooks reference libr
       read.push(await webhooks.verify(body, await webhooks.sign(body, secret), secret));
     }
     expect(read).toEqual([
-      { ...recorded[0], data: { object: { ...pet, metadata: {} }, previousAttributes: { status: 'available' } } },
-      { ...recorded[1], data: { object: { ...order, metadata: {} } } },
+      { ...recorded[0], data: { object: expected.pet(pet), previousAttributes: { status: 'available' } } },
+      { ...recorded[1], data: { object: expected.order(order) } },
       recorded[2],
       recorded[3], // a type newer than this SDK: its object is not known to be a Pet
     ]);
