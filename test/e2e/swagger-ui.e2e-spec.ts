@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { CHROMIUM_PROBE_VARIABLE, chromiumPath } from './support/global-setup.js';
+import type { BrowserContext, Page } from 'puppeteer-core';
+import { type Chromium, closeContext, launchChromium } from './support/chromium.js';
+import { CHROMIUM_PROBE_VARIABLE } from './support/global-setup.js';
+import { stopApp } from './support/stop-app.js';
 import { startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -109,7 +108,7 @@ async function tryItOut(page: Page, operationId: string, tag: string): Promise<s
 }
 
 /** Opens Swagger UI at `url` and authorizes with the key; the page, whose Content-Security-Policy refusals land in `blocked`. */
-async function openSwaggerUi(browser: Browser, url: string, blocked: string[]): Promise<Page> {
+async function openSwaggerUi(browser: BrowserContext, url: string, blocked: string[]): Promise<Page> {
   const page = await browser.newPage();
   page.on('console', (message) => {
     if (/Content Security Policy|Failed to fetch/i.test(message.text())) blocked.push(message.text());
@@ -130,7 +129,7 @@ async function openSwaggerUi(browser: Browser, url: string, blocked: string[]): 
 }
 
 /** Opens Swagger UI at `url`, authorizes with the key, and runs listPets and createPet with Try it out. */
-async function runInSwaggerUi(browser: Browser, url: string) {
+async function runInSwaggerUi(browser: BrowserContext, url: string) {
   const blocked: string[] = [];
   const page = await openSwaggerUi(browser, url, blocked);
   try {
@@ -151,7 +150,7 @@ async function runInSwaggerUi(browser: Browser, url: string) {
  * (412: the If-Match typed in is sent).
  * Then a key typed in is kept: the same create twice is one pet, replayed.
  */
-async function runTheWritesInSwaggerUi(browser: Browser, url: string) {
+async function runTheWritesInSwaggerUi(browser: BrowserContext, url: string) {
   const blocked: string[] = [];
   const page = await openSwaggerUi(browser, url, blocked);
   try {
@@ -219,28 +218,12 @@ async function runTheWritesInSwaggerUi(browser: Browser, url: string) {
  * and its writes work with what the page fills in, Execute after Execute.
  */
 describe.each(BROWSERS)('Swagger UI in %s', () => {
-  let browser: Browser;
-  let userDataDir: string;
+  let chromium: Chromium;
   beforeAll(async () => {
-    userDataDir = await mkdtemp(join(tmpdir(), 'petstore-chromium-'));
-    browser = await puppeteer.launch({
-      executablePath: chromiumPath(),
-      userDataDir,
-      // As root, and with no network but loopback: nothing in the background reaching out.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    chromium = await launchChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await rm(userDataDir, { recursive: true, force: true });
+    await chromium?.close();
   });
 
   const PUBLIC = { PUBLIC_BASE_URL: 'https://pets.example.net/v1', STAGING_BASE_URL: 'https://staging.pets.example.net/v1' };
@@ -256,7 +239,10 @@ describe.each(BROWSERS)('Swagger UI in %s', () => {
     let app: NestExpressApplication;
     let proxy: Server | undefined;
     let origin: string;
+    // The pages' own: closing it closes every connection they opened to this service (issue 59).
+    let browser: BrowserContext;
     beforeAll(async () => {
+      browser = await chromium.browser.createBrowserContext();
       database = await createTestDatabase('sqlite');
       app = await startApp(database, env);
       let port = (app.getHttpServer().address() as AddressInfo).port;
@@ -266,9 +252,12 @@ describe.each(BROWSERS)('Swagger UI in %s', () => {
       }
       origin = `http://127.0.0.1:${port}${prefix ?? ''}`;
     });
+    // Each step bounded: app.close() alone waited past 60 s for a connection Chromium opened and sent nothing on.
     afterAll(async () => {
+      if (browser) await closeContext(browser);
       proxy?.close();
-      await app?.close();
+      proxy?.closeAllConnections();
+      if (app) await stopApp(app);
       await database?.drop();
     });
 
