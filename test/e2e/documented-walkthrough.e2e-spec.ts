@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ServiceProcess } from './support/service-process.js';
+import { ServiceProcess, sqliteServiceIn } from './support/service-process.js';
 
 const run = promisify(execFile);
 const API_KEY = 'walkthrough-e2e-key';
@@ -55,16 +55,7 @@ describe('the walkthrough of the README and docs/INTEGRATING.md, run as written'
   let base: string;
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'petstore-walkthrough-'));
-    service = new ServiceProcess(
-      {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATABASE_URL: `sqlite:${join(directory, 'petstore.sqlite')}`,
-        API_KEYS: API_KEY,
-      },
-      directory,
-    );
+    service = sqliteServiceIn(directory, API_KEY);
     base = await service.listening();
   }, 60_000);
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { compileIn, integratorEnvironment, readmeTsconfig, runDocumented, shellBlocks } from './support/sdk-project.js';
-import { ServiceProcess } from './support/service-process.js';
+import { ServiceProcess, sqliteServiceIn } from './support/service-process.js';
 import * as expected from '../support/resources.js';
 
 const run = promisify(execFile);
@@ -76,16 +76,7 @@ describe('the SDKs installed from the vendor/ folder of an integrator’s reposi
     await runDocumented(make, project, environment);
     await runDocumented(install, project, environment);
 
-    service = new ServiceProcess(
-      {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATABASE_URL: `sqlite:${join(directory, 'petstore.sqlite')}`,
-        API_KEYS: API_KEY,
-      },
-      directory,
-    );
+    service = sqliteServiceIn(directory, API_KEY);
     baseUrl = `${await service.listening()}/v1`;
   }, 300_000);
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { ServiceProcess } from './support/service-process.js';
+import { ServiceProcess, sqliteServiceIn } from './support/service-process.js';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
@@ -112,17 +112,7 @@ describe('a service whose node_modules and dist/ are deleted under it once it li
     await cp('dist', join(directory, 'dist'), { recursive: true });
     await copyFile('package.json', join(directory, 'package.json'));
     await run('cp', ['-al', resolve('node_modules'), join(directory, 'node_modules')]);
-    service = new ServiceProcess(
-      {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATABASE_URL: `sqlite:${join(directory, 'petstore.sqlite')}`,
-        API_KEYS: API_KEY,
-      },
-      directory,
-      join(directory, 'dist/src/main.js'),
-    );
+    service = sqliteServiceIn(directory, API_KEY, join(directory, 'dist/src/main.js'));
     base = await service.listening();
     await rm(join(directory, 'node_modules'), { recursive: true, force: true });
     await rm(join(directory, 'dist'), { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** The built entry point: `npm test` builds before it tests, so process tests run what ships. */
 export const MAIN_SCRIPT = resolve('dist/src/main.js');
@@ -56,6 +56,21 @@ export class ServiceProcess {
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
     await this.exited;
   }
+}
+
+/**
+ * The service as a newcomer starts it, on 127.0.0.1 and a free port, on an SQLite file of its own in
+ * `directory` (its working folder too), with `apiKey` its one key.
+ */
+export function sqliteServiceIn(directory: string, apiKey: string, script = MAIN_SCRIPT): ServiceProcess {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: `sqlite:${join(directory, 'petstore.sqlite')}`,
+    API_KEYS: apiKey,
+  };
+  return new ServiceProcess(env, directory, script);
 }
 
 export const APIKEY_SCRIPT = resolve('dist/src/cli/apikey.js');
