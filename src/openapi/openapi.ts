@@ -376,7 +376,7 @@ export function serveOpenApiDocument(app: NestExpressApplication, document: Open
     (_request: Request, response: Response) => void response.type('application/javascript').send(TRY_IT_OUT_SCRIPT),
   );
   // Ahead of SwaggerModule's static files: the page's own, from memory.
-  for (const asset of swaggerUiAssets()) routes.get(`${page}/${asset.name}`, asset.serve);
+  routes.get(`${page}/:asset`, swaggerUiAssets());
   SwaggerModule.setup(page, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
