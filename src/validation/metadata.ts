@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy, type ValidationArguments } from 'class-validator';
 import { QueryObject } from './query-transforms.js';
+import { withoutPrototype } from './merge-patch.js';
 
 /** An integrator's own references on a pet or an order (DECISIONS "Metadata"): string values by key; `{}` when none. */
 export type Metadata = Readonly<Record<string, string>>;
@@ -81,15 +82,14 @@ export function MetadataProperty({ required = true }: { required?: boolean } = {
  * allows, `__proto__` and `constructor` included, is a member like any other, and a key it lacks is
  * never found on Object.prototype.
  */
-export const NO_METADATA: Metadata = Object.freeze(Object.create(null) as Metadata);
+export const NO_METADATA: Metadata = Object.freeze(withoutPrototype({}));
 
 /** The metadata column's side (the entity's transformer): JSON text, NULL for none; read back as `{}` for none. */
 export const METADATA_COLUMN = {
   to: (metadata: Metadata | undefined): string | null =>
     metadata === undefined || Object.keys(metadata).length === 0 ? null : JSON.stringify(metadata),
-  // JSON.parse makes `__proto__` an own member; copied onto no prototype, as every metadata is (NO_METADATA).
-  from: (text: string | null): Metadata =>
-    text === null ? NO_METADATA : (Object.assign(Object.create(null), JSON.parse(text)) as Metadata),
+  // JSON.parse makes `__proto__` an own member; its object then loses its prototype, as every metadata has none (NO_METADATA).
+  from: (text: string | null): Metadata => (text === null ? NO_METADATA : withoutPrototype(JSON.parse(text) as Metadata)),
 };
 
 /** Why `value` is no filter by one metadata pair (`metadata[key]=value`, gathered by QueryObject), or undefined when it is. */
