@@ -6,6 +6,10 @@ export const MAX_QUERY_PARAMETERS = 1000;
 
 /** Set on a parsed query whose parameters past the bound were left unread. */
 const UNREAD = Symbol('petstore:unread-query-parameters');
+/** Set on a parsed query to the names whose brackets do not pair up. */
+const BROKEN = Symbol('petstore:broken-query-names');
+/** A bracket in a query string, as sent or percent-encoded: the only text that can make a name broken. */
+const BRACKET = /[[\]]|%5[bd]/i;
 
 /**
  * Express's 'query parser': its 'simple' one (node:querystring, which keeps `status[]` as a name),
@@ -14,7 +18,13 @@ const UNREAD = Symbol('petstore:unread-query-parameters');
  */
 export function parseQueryString(text: string | null | undefined): ParsedUrlQuery {
   const query = parse(text ?? '');
-  if (text && text.length > MAX_QUERY_PARAMETERS && leavesParametersUnread(text)) Object.defineProperty(query, UNREAD, { value: true });
+  if (!text) return query;
+  if (text.length > MAX_QUERY_PARAMETERS && leavesParametersUnread(text)) Object.defineProperty(query, UNREAD, { value: true });
+  // Names are looked at only when the text has a bracket: a for-in over every query cost listPets 0.4% of its CPU.
+  if (BRACKET.test(text)) {
+    const broken = Object.keys(query).filter((name) => (name.includes('[') || name.includes(']')) && !WELL_FORMED.test(name));
+    if (broken.length > 0) Object.defineProperty(query, BROKEN, { value: broken });
+  }
   return query;
 }
 
@@ -34,8 +44,7 @@ export function refuseUnreadQuery(query: unknown): void {
       `The query has more than ${MAX_QUERY_PARAMETERS} parameters, and those past them would be dropped unread: send at most ${MAX_QUERY_PARAMETERS}.`,
     );
   }
-  let broken: string[] | undefined;
-  for (const name in query) if ((name.includes('[') || name.includes(']')) && !WELL_FORMED.test(name)) (broken ??= []).push(name);
+  const broken = (query as { [BROKEN]?: readonly string[] })[BROKEN];
   if (broken === undefined) return;
   throw new ValidationFailedException(
     `${broken.map((name) => `${shown(name)} is not a parameter name: its brackets do not pair up (name=value, or name[key]=value)`).join('; ')}.`,
