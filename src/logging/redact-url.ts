@@ -16,6 +16,8 @@ const ENCODED_KEY_CHARACTER = '%(?:2d|3[0-9]|4[1-9a-f]|5[0-9af]|6[1-9a-f]|7[0-9a
  */
 const KEY_SHAPE = `(?:p|%70)(?:s|%73)(?:k|%6b)(?:_|%5f)(?:[\\w-]|${ENCODED_KEY_CHARACTER}){43,}`;
 const KEY = new RegExp(KEY_SHAPE, 'i');
+/** The shortest text a key can be (`psk_` and 43 characters): shorter text, most URLs and ids, is not searched. */
+const KEY_LENGTH = 47;
 const KEYS = new RegExp(KEY_SHAPE, 'gi');
 
 /** What stands where a key was. */
@@ -25,14 +27,14 @@ export const REDACTED = '[redacted]';
 
 /** Whether `text` holds something shaped like one of our keys. */
 export function containsKey(text: string): boolean {
-  return KEY.test(text);
+  return text.length >= KEY_LENGTH && KEY.test(text);
 }
 
 /** `text` with everything shaped like one of our keys replaced: for whatever is kept or printed. */
 export function redactKeys(text: string): string;
 export function redactKeys(text: string | null): string | null;
 export function redactKeys(text: string | null): string | null {
-  return text !== null && KEY.test(text) ? text.replace(KEYS, REDACTED_KEY) : text;
+  return text !== null && containsKey(text) ? text.replace(KEYS, REDACTED_KEY) : text;
 }
 
 /**
