@@ -13,7 +13,6 @@ const PAGE_ASSETS: Readonly<Record<string, string>> = {
   'favicon-16x16.png': 'image/png',
 };
 
-
 /**
  * The handler of the page's files (`/v1/docs/:asset`), read once at start from the swagger-ui-dist
  * that @nestjs/swagger serves (about 2 MB), so that a running service answers them whatever happens to node_modules after it started:

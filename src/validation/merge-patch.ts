@@ -31,7 +31,9 @@ export const nullRefused = (field: string) => `${field} must not be null: leave 
 export function mergePatch<T>(target: T, patch: unknown): T {
   if (patch === undefined) return target;
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch as T;
-  const merged = new Map<string, unknown>(typeof target === 'object' && target !== null && !Array.isArray(target) ? Object.entries(target) : []);
+  const merged = new Map<string, unknown>(
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? Object.entries(target) : [],
+  );
   for (const [name, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     if (value === null) merged.delete(name);
