@@ -11,7 +11,7 @@ import { RequestLog1795220500000 } from '../../src/database/migrations/179522050
 import { StoredAnswersOfAnySize1795220600000 } from '../../src/database/migrations/1795220600000-StoredAnswersOfAnySize.js';
 import { ExactComparedText1795220700000 } from '../../src/database/migrations/1795220700000-ExactComparedText.js';
 import { isUniqueViolation } from '../../src/database/constraint-violations.js';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
+import { createTestDatabase, DATABASE_KINDS, LATIN1, type TestDatabase } from './support/test-database.js';
 
 /** A key as the tool stored it before a migration, with only the columns every version has. */
 const INSERT_OLDER_KEY = "INSERT INTO api_keys (name, prefix, key_hash, created_at) VALUES (?, 'psk_older', ?, '2026-01-01 00:00:00')";
@@ -25,7 +25,8 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
   let database: TestDatabase;
   let dataSource: DataSource;
   beforeEach(async () => {
-    database = await createTestDatabase(kind);
+    // latin1: what a revert leaves to the database's default shows as latin1 (1.5.0's columns below).
+    database = await createTestDatabase(kind, LATIN1());
     dataSource = await new DataSource(buildDataSourceOptions(loadAppConfig({ DATABASE_URL: database.url }).database)).initialize();
     await dataSource.runMigrations();
   });

@@ -119,7 +119,7 @@ async function readAll(base: string): Promise<{ id: number; name: string }[]> {
 async function main(): Promise<number> {
   const databaseName = `petstore_soak_${randomBytes(4).toString('hex')}`;
   const admin = await mysql.createConnection({ uri: server, connectTimeout: 3_000 });
-  await admin.query(`CREATE DATABASE \`${databaseName}\``);
+  await admin.query(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const target = new URL(server);
   const proxy = await TcpProxy.start(target.hostname, Number(target.port || 3306));
   const viaProxy = new URL(`${server}/${databaseName}`);

@@ -9,6 +9,12 @@ const MIGRATION_FILE = /^(\d{13})-(\w+)\.ts$/;
 const migrationFiles = readdirSync(FOLDER)
   .filter((file) => MIGRATION_FILE.test(file))
   .sort();
+/** The folder's other modules: a helper, or a migration misnamed, which the first test below still finds. */
+const otherFiles = readdirSync(FOLDER).filter((file) => file.endsWith('.ts') && !MIGRATION_FILE.test(file));
+
+/** A class TypeORM would run as a migration: its prototype has `up` and `down`. */
+const isMigration = (value: unknown): boolean =>
+  typeof value === 'function' && typeof value.prototype?.up === 'function' && typeof value.prototype?.down === 'function';
 
 /** What each migration file exports, the classes TypeORM would run. */
 async function exportedMigrations(file: string): Promise<{ file: string; name: string; migration: unknown }[]> {
@@ -24,9 +30,11 @@ async function exportedMigrations(file: string): Promise<{ file: string; name: s
 describe('MIGRATIONS (src/database/data-source-options.ts)', () => {
   it('names every migration of src/database/migrations', async () => {
     const missing: string[] = [];
-    for (const file of migrationFiles) {
+    for (const file of [...migrationFiles, ...otherFiles]) {
       for (const { file: path, name, migration } of await exportedMigrations(file)) {
-        if (!MIGRATIONS.includes(migration as (typeof MIGRATIONS)[number])) {
+        if (!MIGRATION_FILE.test(file) && isMigration(migration)) {
+          missing.push(`${name} (${path}) is a migration in a file not named <timestamp>-<Name>.ts: rename it, then list it in MIGRATIONS`);
+        } else if (MIGRATION_FILE.test(file) && !MIGRATIONS.includes(migration as (typeof MIGRATIONS)[number])) {
           missing.push(
             `${name} (${path}) is not in MIGRATIONS: import it in src/database/data-source-options.ts and add it to the list, after the migrations older than it`,
           );

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes petstore/_models.py and petstore/_version.py from the service's OpenAPI document (openapi.json at the repository root).
+"""Writes petstore/_models.py, petstore/_version.py and the keywords of petstore/resources/'s calls from the service's OpenAPI document (openapi.json at the repository root).
 
 Run it whenever the document changes (`npm run openapi` rewrites openapi.json):
 
@@ -28,7 +28,14 @@ What it writes, from the document alone:
 - the error codes of every HTTP status (the Error schema's `x-codes-by-status`); the Error schema
   itself becomes the exceptions of petstore/_errors.py, not a model;
 - the package's version, the document's `info.version` (API_VERSION, src/config/api-version.ts),
-  where pyproject.toml reads it without importing the package.
+  where pyproject.toml reads it without importing the package;
+- in the hand-written modules of petstore/resources/ (CALLS), the lines between
+  `# NewPet's fields as parameters, from openapi.json (scripts/generate.py):` and
+  `# end of NewPet's fields`: a create's or an update's keyword for each field of its request
+  schema, in the schema's order (one required is required; one a Merge Patch may null defaults to
+  OMITTED, as in the model; any other to None, which is not sent), a mapping taken as any Mapping;
+  and, between `...as arguments...` and the same end, the model built of them. A field added to
+  the document is a keyword of the call with no hand edit; the rest of the module is left as it is.
 """
 
 from __future__ import annotations
@@ -47,6 +54,15 @@ DOCUMENT = ROOT / "openapi.json"
 RELEASES = ROOT / "contract"
 MODELS = ROOT / "clients" / "python" / "petstore" / "_models.py"
 VERSION = ROOT / "clients" / "python" / "petstore" / "_version.py"
+RESOURCES = ROOT / "clients" / "python" / "petstore" / "resources"
+# The modules whose calls take a request schema's fields as keywords, and those schemas.
+CALLS = {"pets.py": ("NewPet", "PetPatch"), "store.py": ("NewOrder", "OrderPatch")}
+REGION = re.compile(
+    r"^(?P<indent> *)# (?P<schema>\w+)'s fields as (?P<kind>parameters|arguments), from openapi\.json \(scripts/generate\.py\):\n"
+    r"(?P<lines>.*?)"
+    r"^(?P=indent)# end of (?P=schema)'s fields\n",
+    re.MULTILINE | re.DOTALL,
+)
 
 # Unions the document gives no schema name to: the body of a callback, named by its operationId.
 UNION_NAMES = {"deliverEvent": "WebhookEvent"}
@@ -339,6 +355,35 @@ class Generator:
             "",
         ]
 
+    def keywords(self, name: str) -> tuple[list[str], list[str]]:
+        """The schema `name`'s fields as a call's keyword parameters, and as the arguments that build its model of them.
+
+        The same rule as the model's: None (a keyword left out) is not sent; where a Merge Patch may
+        null a field, OMITTED is not sent and None sends null. A map is taken as any Mapping and
+        copied into the model's dict (map_of, patch_of: petstore/_metadata.py).
+        """
+        schema = self.schemas[name]
+        required = set(schema.get("required", []))
+        parameters: list[str] = []
+        arguments: list[str] = []
+        for wire_name, property_schema in schema["properties"].items():
+            field = snake(wire_name)
+            annotation = self.type_of(property_schema, name + pascal(wire_name)).annotation
+            nullable = bool(property_schema.get("nullable") or self.resolve(property_schema).get("nullable"))
+            is_map = annotation.startswith("dict[")
+            taken = f"Mapping{annotation[len('dict'):]}" if is_map else annotation
+            if wire_name in required:
+                parameters.append(f"{field}: {taken} | None," if nullable else f"{field}: {taken},")
+                value = (f"map_of({field})" if nullable else f"dict({field})") if is_map else field
+            elif nullable and name in self.merge_patches:
+                parameters.append(f"{field}: {taken} | None | Omitted = OMITTED,")
+                value = f"patch_of({field})" if is_map else field
+            else:
+                parameters.append(f"{field}: {taken} | None = None,")
+                value = f"map_of({field})" if is_map else field
+            arguments.append(f"{field}={value},")
+        return parameters, arguments
+
     def added_since(self, name: str, wire_name: str) -> str | None:
         """The version that added `wire_name` to the schema `name`, when a release of this major version had the schema without it."""
         lacking = [
@@ -416,6 +461,37 @@ def render(document: Schema, releases: list[Schema] | None = None) -> str:
     return Generator(document, released_documents(document) if releases is None else releases).render()
 
 
+def render_calls(text: str, document: Schema, schemas: tuple[str, ...], releases: list[Schema] | None = None) -> str:
+    """`text`, a module of petstore/resources/, with its regions of `schemas`' fields written from `document`.
+
+    Refuses a module without a region of parameters and one of arguments for each of `schemas`,
+    and a region of another schema: a call written by hand would not follow the document.
+    """
+    generator = Generator(document, released_documents(document) if releases is None else releases)
+    generator.render()  # names the inline enumerations as _models.py does
+    written = {schema: generator.keywords(schema) for schema in schemas}
+    found: set[tuple[str, str]] = set()
+
+    def region(match: re.Match[str]) -> str:
+        indent, schema, kind = match["indent"], match["schema"], match["kind"]
+        if schema not in written:
+            raise ValueError(f"a region of {schema}'s fields, which CALLS (clients/python/scripts/generate.py) does not give this module")
+        found.add((schema, kind))
+        lines = written[schema][0 if kind == "parameters" else 1]
+        marker = f"{indent}# {schema}'s fields as {kind}, from openapi.json (scripts/generate.py):\n"
+        return marker + "".join(f"{indent}{line}\n" for line in lines) + f"{indent}# end of {schema}'s fields\n"
+
+    rewritten = REGION.sub(region, text)
+    missing = [f"{schema}'s fields as {kind}" for schema in schemas for kind in ("parameters", "arguments") if (schema, kind) not in found]
+    if missing:
+        raise ValueError(
+            f"no region of {', '.join(missing)}: its call's keywords would not follow the document. Put them between"
+            " `# <Schema>'s fields as parameters, from openapi.json (scripts/generate.py):` (or `as arguments`)"
+            " and `# end of <Schema>'s fields`, and run python3 clients/python/scripts/generate.py"
+        )
+    return rewritten
+
+
 def render_version(document: Schema) -> str:
     """The text of petstore/_version.py for `document`: the package is versioned as the API it was made for."""
     return "\n".join(
@@ -433,9 +509,21 @@ def main(root: Path = ROOT) -> None:
     """Writes the modules of the checkout at `root` (`npm run openapi` gives its staging copy) from its openapi.json and contract/."""
     document = json.loads((root / DOCUMENT.relative_to(ROOT)).read_text(encoding="utf-8"))
     models, version = (root / path.relative_to(ROOT) for path in (MODELS, VERSION))
-    models.write_text(render(document, released_documents(document, root / RELEASES.relative_to(ROOT))), encoding="utf-8")
+    releases = released_documents(document, root / RELEASES.relative_to(ROOT))
+    # Each module is made whole before any is written: a refusal leaves all of them as they were.
+    calls: dict[Path, str] = {}
+    for module, schemas in CALLS.items():
+        path = root / RESOURCES.relative_to(ROOT) / module
+        try:
+            calls[path] = render_calls(path.read_text(encoding="utf-8"), document, schemas, releases)
+        except ValueError as error:
+            raise ValueError(f"{path.relative_to(root)}: {error}") from None
+    models.write_text(render(document, releases), encoding="utf-8")
     version.write_text(render_version(document), encoding="utf-8")
-    print(f"wrote {models.relative_to(root)} and {version.relative_to(root)}", file=sys.stderr)
+    for path, text in calls.items():
+        path.write_text(text, encoding="utf-8")
+    written = [models, version, *calls]
+    print(f"wrote {', '.join(str(path.relative_to(root)) for path in written)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +14,9 @@ import pytest
 import generate  # clients/python/scripts/generate.py
 import petstore
 from petstore._models import API_VERSION, Event, EventCause, OrderPatch, PetPatch, RequestLogEntry
+from petstore._not_modified import OMITTED
+from petstore.resources.pets import AsyncPets, Pets
+from petstore.resources.store import AsyncOrders, Orders
 from support.service import REPOSITORY
 
 DOCUMENT = json.loads((REPOSITORY / "openapi.json").read_text(encoding="utf-8"))
@@ -18,6 +25,98 @@ DOCUMENT = json.loads((REPOSITORY / "openapi.json").read_text(encoding="utf-8"))
 def test_the_committed_models_are_what_the_generator_writes_from_openapi_json() -> None:
     committed = (Path(petstore.__file__).parent / "_models.py").read_text(encoding="utf-8")
     assert committed == generate.render(DOCUMENT), "openapi.json changed: run python3 clients/python/scripts/generate.py"
+
+
+@pytest.mark.parametrize("module", sorted(generate.CALLS))
+def test_the_committed_calls_take_the_keywords_the_generator_writes_from_openapi_json(module: str) -> None:
+    committed = (Path(petstore.__file__).parent / "resources" / module).read_text(encoding="utf-8")
+    assert committed == generate.render_calls(committed, DOCUMENT, generate.CALLS[module]), (
+        f"petstore/resources/{module}: a create's or an update's keywords differ from openapi.json's fields:"
+        " run python3 clients/python/scripts/generate.py (npm run openapi does), and edit no line between"
+        " `# <Schema>'s fields as ...` and `# end of <Schema>'s fields`"
+    )
+
+
+def test_every_field_of_a_request_schema_is_a_keyword_of_its_calls_sync_and_async() -> None:
+    calls = {
+        "NewPet": (Pets.create, AsyncPets.create),
+        "PetPatch": (Pets.update, AsyncPets.update),
+        "NewOrder": (Orders.create, AsyncOrders.create),
+        "OrderPatch": (Orders.update, AsyncOrders.update),
+    }
+    assert set(calls) == {schema for schemas in generate.CALLS.values() for schema in schemas}
+    for schema, methods in calls.items():
+        declared = DOCUMENT["components"]["schemas"][schema]
+        for wire_name, property_schema in declared["properties"].items():
+            name = generate.snake(wire_name)
+            if wire_name in declared.get("required", []):
+                expected: object = inspect.Parameter.empty
+            else:
+                expected = OMITTED if property_schema.get("nullable") and schema.endswith("Patch") else None
+            for method in methods:
+                parameters = inspect.signature(method).parameters
+                fix = f"{method.__qualname__} should take {name}={expected!r} ({schema}.{wire_name}): run python3 clients/python/scripts/generate.py"
+                assert name in parameters and parameters[name].default == expected, fix
+
+
+def test_a_field_added_to_the_document_is_a_keyword_of_the_calls_with_no_hand_edit(tmp_path: Path) -> None:
+    changed = json.loads(json.dumps(DOCUMENT))
+    schemas = changed["components"]["schemas"]
+    nickname = {"type": "string", "minLength": 1, "maxLength": 60, "description": "What it answers to."}
+    for name in ("Pet", "NewPet"):
+        schemas[name]["properties"]["nickname"] = nickname
+    schemas["PetPatch"]["properties"]["nickname"] = {**nickname, "nullable": True}
+    package = tmp_path / "petstore"
+    shutil.copytree(Path(petstore.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "_models.py").write_text(generate.render(changed), encoding="utf-8")
+    for module, names in generate.CALLS.items():
+        path = package / "resources" / module
+        path.write_text(generate.render_calls(path.read_text(encoding="utf-8"), changed, names), encoding="utf-8")
+    pets = (package / "resources" / "pets.py").read_text(encoding="utf-8")
+    assert pets.count("        nickname: str | None = None,\n") == 2
+    assert pets.count("        nickname: str | None | Omitted = OMITTED,\n") == 2
+    assert pets.count("            nickname=nickname,\n") == 4
+
+    # What each call sends, through the copy: left out is not sent, None on a PATCH is null.
+    program = """
+import asyncio, json, httpx
+from petstore import AsyncPetStore, PetStore
+
+sent = []
+def answer(request):
+    sent.append(json.loads(request.content))
+    return httpx.Response(200 if request.method == "PATCH" else 201, json={"id": 1, "name": "Rex", "categoryId": 3, "status": "available", "metadata": {}})
+
+with PetStore(api_key="k", base_url="http://pets.test/v1", http_client=httpx.Client(transport=httpx.MockTransport(answer))) as client:
+    client.pets.create(name="Rex", category_id=3, nickname="Rexy")
+    client.pets.create(name="Rex", category_id=3)
+    client.pets.update(1, nickname=None)
+    client.pets.update(1, name="Max")
+async def main():
+    transport = httpx.MockTransport(answer)
+    async with AsyncPetStore(api_key="k", base_url="http://pets.test/v1", http_client=httpx.AsyncClient(transport=transport)) as client:
+        await client.pets.update(1, nickname="Maxi")
+asyncio.run(main())
+print(json.dumps(sent))
+"""
+    run = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [
+        {"name": "Rex", "categoryId": 3, "nickname": "Rexy"},
+        {"name": "Rex", "categoryId": 3},
+        {"nickname": None},
+        {"name": "Max"},
+        {"nickname": "Maxi"},
+    ]
+
+
+def test_a_call_without_its_region_of_keywords_is_refused_naming_the_fix() -> None:
+    pets = (Path(petstore.__file__).parent / "resources" / "pets.py").read_text(encoding="utf-8")
+    handwritten = pets.replace("# PetPatch's fields as parameters, from openapi.json (scripts/generate.py):", "# PetPatch's fields")
+    with pytest.raises(ValueError, match=r"no region of PetPatch's fields as parameters: .* and run python3 clients/python/scripts/generate.py"):
+        generate.render_calls(handwritten, DOCUMENT, generate.CALLS["pets.py"])
+    with pytest.raises(ValueError, match="a region of NewPet's fields, which CALLS"):
+        generate.render_calls(pets, DOCUMENT, ("PetPatch",))
 
 
 def test_the_generator_follows_a_change_of_the_document() -> None:

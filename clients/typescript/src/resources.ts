@@ -9,15 +9,19 @@ import type { ApiRequest, QueryValue, RequestOptions, Transport } from './transp
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
 /**
- * A JSON Merge Patch of a pet: the fields given replace the stored ones, those left out stay as they
- * are; `metadata` merges (a key set to null is removed, `metadata: null` removes them all).
+ * A JSON Merge Patch of a pet, of the fields the document's PetPatch has (openapi.ts): those given
+ * replace the stored ones, null clears one the document lets be null (`metadata: null`, every key),
+ * those left out stay as they are; a map merges (a key set to null is removed).
  */
 export type PetPatch = components['schemas']['PetPatch'];
 export type PetStatus = components['schemas']['PetStatus'];
 /** An order's fields, as the API has them: what a listing's orders and an event's object are. */
 export type Order = components['schemas']['Order'];
 export type NewOrder = components['schemas']['NewOrder'];
-/** A JSON Merge Patch of an order: its status (placed to approved, approved to delivered), shipDate, and metadata, which merges as a pet's does. */
+/**
+ * A JSON Merge Patch of an order, of the fields the document's OrderPatch has (openapi.ts), given
+ * and left out as a pet's: its status moves placed to approved, approved to delivered.
+ */
 export type OrderPatch = components['schemas']['OrderPatch'];
 export type OrderStatus = components['schemas']['OrderStatus'];
 export type Inventory = components['schemas']['Inventory'];
@@ -235,9 +239,9 @@ export class Pets {
   }
 
   /**
-   * Changes a pet by a JSON Merge Patch of `name`, `categoryId`, `status` and `metadata` (those left
-   * out stay as they are; metadata merges: a key set to null is removed, `metadata: null` removes
-   * them all) and answers it as changed. Status moves: available to pending or sold, pending to
+   * Changes a pet by a JSON Merge Patch (PetPatch: the fields given replace the stored ones, those
+   * left out stay as they are; metadata merges: a key set to null is removed, `metadata: null`
+   * removes them all) and answers it as changed. Status moves: available to pending or sold, pending to
    * available or sold; sold is final (ConflictError, INVALID_TRANSITION). A pet an open order holds
    * moves only with that order (PET_HAS_OPEN_ORDER). With `ifMatch`, only the pet you saw is
    * changed (PreconditionFailedError otherwise). Safe to retry: it has an Idempotency-Key.
@@ -295,8 +299,9 @@ export class Orders {
   }
 
   /**
-   * Moves an order by a JSON Merge Patch of `status` and `shipDate`: placed to approved, approved to
-   * delivered (which sells its pet and completes the order); its `metadata` merges as a pet's, final or not. Delivered and cancelled are final
+   * Moves an order by a JSON Merge Patch (OrderPatch, given as a pet's): placed to approved, approved
+   * to delivered (which sells its pet and completes the order); its `metadata` merges as a pet's,
+   * final or not. Delivered and cancelled are final
    * (ConflictError, INVALID_TRANSITION); cancel with `cancel`. With `ifMatch`, only the order you
    * saw is changed. Safe to retry: it has an Idempotency-Key.
    */

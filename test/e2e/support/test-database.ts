@@ -17,20 +17,28 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A MySQL server to make the database on, and its character set (the server's default when null). */
+/** A MySQL server to make the database on, and its character set and collation (the server's default when null). */
 export interface MysqlServer {
   readonly url: string;
   readonly charset: string | null;
+  readonly collation?: string;
 }
 
+/** The suite's server, its databases made as production's are (docker-compose.yml's server): utf8mb4_unicode_ci. */
+export const AS_PRODUCTION = (): MysqlServer => ({ url: mysqlServerUrl(), charset: 'utf8mb4', collation: 'utf8mb4_unicode_ci' });
+
 /**
- * A database of the test's own: a fresh SQLite file, or a uniquely named MySQL database, latin1
- * on the suite's server unless `server` says otherwise.
+ * The suite's server, its databases latin1: where a migration's text column without its own
+ * CHARACTER SET would be latin1 and lose every emoji, as on a server whose default is latin1 (the
+ * schema and migration tests run there: the migrations alone make text Unicode-safe).
  */
-export async function createTestDatabase(
-  kind: DatabaseKind,
-  server: MysqlServer = { url: mysqlServerUrl(), charset: 'latin1' },
-): Promise<TestDatabase> {
+export const LATIN1 = (): MysqlServer => ({ url: mysqlServerUrl(), charset: 'latin1' });
+
+/**
+ * A database of the test's own: a fresh SQLite file, or a uniquely named MySQL database, as
+ * production's on the suite's server unless `server` says otherwise.
+ */
+export async function createTestDatabase(kind: DatabaseKind, server: MysqlServer = AS_PRODUCTION()): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-e2e-'));
     return {
@@ -40,8 +48,8 @@ export async function createTestDatabase(
     };
   }
   const name = `petstore_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
-  // latin1 on purpose: the migrations alone must make names Unicode-safe, whatever the server's default.
-  await onServer(server.url, `CREATE DATABASE \`${name}\`${server.charset ? ` CHARACTER SET ${server.charset}` : ''}`);
+  const charset = server.charset ? ` CHARACTER SET ${server.charset}${server.collation ? ` COLLATE ${server.collation}` : ''}` : '';
+  await onServer(server.url, `CREATE DATABASE \`${name}\`${charset}`);
   return {
     kind,
     url: `${server.url}/${name}`,

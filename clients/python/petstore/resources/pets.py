@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from .._deprecation import deprecated, warn_deprecated
 from .._metadata import map_of, patch_of
-from .._models import NewPet, Pet, PetPatch, PetStatus
+from .._models import NewPet, NewPetStatus, Pet, PetPatch, PetStatus
 from .._not_modified import OMITTED, NotModified, Omitted
 from .._pagination import (
     AsyncPage,
@@ -50,11 +50,9 @@ def _path(pet_id: int) -> str:
     return f"/pets/{quote(str(pet_id), safe='')}"
 
 
-def _create(
-    name: str, category_id: int, status: PetStatus | None, metadata: Mapping[str, str] | None, idempotency_key: str | None
-) -> ApiRequest[Pet]:
-    body = NewPet(name=name, category_id=category_id, status=status, metadata=map_of(metadata)).to_wire()
-    return ApiRequest("POST", "/pets", Pet.from_wire, body=body, idempotency_key=idempotency_key or new_idempotency_key())
+def _create(body: NewPet, idempotency_key: str | None) -> ApiRequest[Pet]:
+    key = idempotency_key or new_idempotency_key()
+    return ApiRequest("POST", "/pets", Pet.from_wire, body=body.to_wire(), idempotency_key=key)
 
 
 def _get(pet_id: int, if_none_match: str | None) -> ApiRequest[Pet | NotModified]:
@@ -62,18 +60,11 @@ def _get(pet_id: int, if_none_match: str | None) -> ApiRequest[Pet | NotModified
     return ApiRequest("GET", _path(pet_id), Pet.from_wire, if_none_match=if_none_match)
 
 
-def _update(
-    pet_id: int,
-    name: str | None,
-    category_id: int | None,
-    status: PetStatus | None,
-    metadata: Mapping[str, str | None] | None | Omitted,
-    if_match: str | None,
-    idempotency_key: str | None,
-) -> ApiRequest[Pet]:
-    body = PetPatch(name=name, category_id=category_id, status=status, metadata=patch_of(metadata)).to_wire()
+def _update(pet_id: int, body: PetPatch, if_match: str | None, idempotency_key: str | None) -> ApiRequest[Pet]:
     key = idempotency_key or new_idempotency_key()
-    return ApiRequest("PATCH", _path(pet_id), Pet.from_wire, body=body, content_type=MERGE_PATCH, idempotency_key=key, if_match=if_match)
+    return ApiRequest(
+        "PATCH", _path(pet_id), Pet.from_wire, body=body.to_wire(), content_type=MERGE_PATCH, idempotency_key=key, if_match=if_match
+    )
 
 
 def _delete(pet_id: int, if_match: str | None) -> ApiRequest[None]:
@@ -139,18 +130,28 @@ class Pets:
     def create(
         self,
         *,
+        # NewPet's fields as parameters, from openapi.json (scripts/generate.py):
         name: str,
         category_id: int,
-        status: PetStatus | None = None,
+        status: NewPetStatus | None = None,
         metadata: Mapping[str, str] | None = None,
+        # end of NewPet's fields
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
         """Adds a pet; `status` is `available` when left out, `metadata` `{}`. Safe to retry: see `idempotency_key` in the README."""
+        body = NewPet(
+            # NewPet's fields as arguments, from openapi.json (scripts/generate.py):
+            name=name,
+            category_id=category_id,
+            status=status,
+            metadata=map_of(metadata),
+            # end of NewPet's fields
+        )
         options = CallOptions(timeout, max_retries, extra_headers)
-        return self._transport.send(_create(name, category_id, status, metadata, idempotency_key), options).data
+        return self._transport.send(_create(body, idempotency_key), options).data
 
     @overload
     def get(
@@ -194,10 +195,12 @@ class Pets:
         self,
         pet_id: int,
         *,
+        # PetPatch's fields as parameters, from openapi.json (scripts/generate.py):
         name: str | None = None,
         category_id: int | None = None,
         status: PetStatus | None = None,
         metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
+        # end of PetPatch's fields
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
@@ -214,7 +217,15 @@ class Pets:
         (PET_HAS_OPEN_ORDER). With `if_match=` (its `_etag`), only the pet you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(pet_id, name, category_id, status, metadata, if_match, idempotency_key)
+        body = PetPatch(
+            # PetPatch's fields as arguments, from openapi.json (scripts/generate.py):
+            name=name,
+            category_id=category_id,
+            status=status,
+            metadata=patch_of(metadata),
+            # end of PetPatch's fields
+        )
+        request = _update(pet_id, body, if_match, idempotency_key)
         return self._transport.send(request, CallOptions(timeout, max_retries, extra_headers)).data
 
     def delete(
@@ -375,18 +386,28 @@ class AsyncPets:
     async def create(
         self,
         *,
+        # NewPet's fields as parameters, from openapi.json (scripts/generate.py):
         name: str,
         category_id: int,
-        status: PetStatus | None = None,
+        status: NewPetStatus | None = None,
         metadata: Mapping[str, str] | None = None,
+        # end of NewPet's fields
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
         """Adds a pet; `status` is `available` when left out, `metadata` `{}`. Safe to retry: see `idempotency_key` in the README."""
+        body = NewPet(
+            # NewPet's fields as arguments, from openapi.json (scripts/generate.py):
+            name=name,
+            category_id=category_id,
+            status=status,
+            metadata=map_of(metadata),
+            # end of NewPet's fields
+        )
         options = CallOptions(timeout, max_retries, extra_headers)
-        return (await self._transport.send(_create(name, category_id, status, metadata, idempotency_key), options)).data
+        return (await self._transport.send(_create(body, idempotency_key), options)).data
 
     @overload
     async def get(
@@ -430,10 +451,12 @@ class AsyncPets:
         self,
         pet_id: int,
         *,
+        # PetPatch's fields as parameters, from openapi.json (scripts/generate.py):
         name: str | None = None,
         category_id: int | None = None,
         status: PetStatus | None = None,
         metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
+        # end of PetPatch's fields
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
@@ -450,7 +473,15 @@ class AsyncPets:
         (PET_HAS_OPEN_ORDER). With `if_match=` (its `_etag`), only the pet you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(pet_id, name, category_id, status, metadata, if_match, idempotency_key)
+        body = PetPatch(
+            # PetPatch's fields as arguments, from openapi.json (scripts/generate.py):
+            name=name,
+            category_id=category_id,
+            status=status,
+            metadata=patch_of(metadata),
+            # end of PetPatch's fields
+        )
+        request = _update(pet_id, body, if_match, idempotency_key)
         return (await self._transport.send(request, CallOptions(timeout, max_retries, extra_headers))).data
 
     async def delete(

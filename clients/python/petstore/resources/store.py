@@ -41,20 +41,9 @@ from .._transport import (
 )
 
 
-def _create(
-    pet_id: int,
-    quantity: int,
-    status: NewOrderStatus | None,
-    ship_date: datetime | None,
-    complete: bool | None,
-    metadata: Mapping[str, str] | None,
-    idempotency_key: str | None,
-) -> ApiRequest[Order]:
-    body = NewOrder(
-        pet_id=pet_id, quantity=quantity, status=status, ship_date=ship_date, complete=complete, metadata=map_of(metadata)
-    ).to_wire()
+def _create(body: NewOrder, idempotency_key: str | None) -> ApiRequest[Order]:
     key = idempotency_key or new_idempotency_key()
-    return ApiRequest("POST", "/store/orders", Order.from_wire, body=body, idempotency_key=key)
+    return ApiRequest("POST", "/store/orders", Order.from_wire, body=body.to_wire(), idempotency_key=key)
 
 
 def _path(order_id: int) -> str:
@@ -65,18 +54,10 @@ def _get(order_id: int, if_none_match: str | None) -> ApiRequest[Order | NotModi
     return ApiRequest("GET", _path(order_id), Order.from_wire, if_none_match=if_none_match)
 
 
-def _update(
-    order_id: int,
-    status: OrderStatus | None,
-    ship_date: datetime | None,
-    metadata: Mapping[str, str | None] | None | Omitted,
-    if_match: str | None,
-    idempotency_key: str | None,
-) -> ApiRequest[Order]:
-    body = OrderPatch(status=status, ship_date=ship_date, metadata=patch_of(metadata)).to_wire()
+def _update(order_id: int, body: OrderPatch, if_match: str | None, idempotency_key: str | None) -> ApiRequest[Order]:
     key = idempotency_key or new_idempotency_key()
     return ApiRequest(
-        "PATCH", _path(order_id), Order.from_wire, body=body, content_type=MERGE_PATCH, idempotency_key=key, if_match=if_match
+        "PATCH", _path(order_id), Order.from_wire, body=body.to_wire(), content_type=MERGE_PATCH, idempotency_key=key, if_match=if_match
     )
 
 
@@ -147,12 +128,14 @@ class Orders:
     def create(
         self,
         *,
+        # NewOrder's fields as parameters, from openapi.json (scripts/generate.py):
         pet_id: int,
         quantity: int,
         status: NewOrderStatus | None = None,
         ship_date: datetime | None = None,
         complete: bool | None = None,
         metadata: Mapping[str, str] | None = None,
+        # end of NewOrder's fields
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -164,7 +147,17 @@ class Orders:
         cancelled; NotFoundError (PET_NOT_FOUND) for no such pet. `ship_date` is an aware datetime;
         `metadata`, your own references (`{}` when left out).
         """
-        request = _create(pet_id, quantity, status, ship_date, complete, metadata, idempotency_key)
+        body = NewOrder(
+            # NewOrder's fields as arguments, from openapi.json (scripts/generate.py):
+            pet_id=pet_id,
+            quantity=quantity,
+            status=status,
+            ship_date=ship_date,
+            complete=complete,
+            metadata=map_of(metadata),
+            # end of NewOrder's fields
+        )
+        request = _create(body, idempotency_key)
         options = CallOptions(timeout, max_retries, extra_headers)
         return self._transport.send(request, options).data
 
@@ -209,16 +202,18 @@ class Orders:
         self,
         order_id: int,
         *,
+        # OrderPatch's fields as parameters, from openapi.json (scripts/generate.py):
         status: OrderStatus | None = None,
         ship_date: datetime | None = None,
         metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
+        # end of OrderPatch's fields
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Order:
-        """Moves an order (a JSON Merge Patch of `status` and `ship_date`: those left None stay as they are).
+        """Moves an order by a JSON Merge Patch of the fields given (OrderPatch's: those left None stay as they are).
 
         `metadata` merges into the order's, final or not: a key given a string is set, a key given
         None removed, the others kept; `metadata=None` removes every key (left out, it is unchanged).
@@ -228,7 +223,14 @@ class Orders:
         `cancel`. With `if_match=` (its `_etag`), only the order you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(order_id, status, ship_date, metadata, if_match, idempotency_key)
+        body = OrderPatch(
+            # OrderPatch's fields as arguments, from openapi.json (scripts/generate.py):
+            status=status,
+            ship_date=ship_date,
+            metadata=patch_of(metadata),
+            # end of OrderPatch's fields
+        )
+        request = _update(order_id, body, if_match, idempotency_key)
         return self._transport.send(request, CallOptions(timeout, max_retries, extra_headers)).data
 
     def cancel(
@@ -389,12 +391,14 @@ class AsyncOrders:
     async def create(
         self,
         *,
+        # NewOrder's fields as parameters, from openapi.json (scripts/generate.py):
         pet_id: int,
         quantity: int,
         status: NewOrderStatus | None = None,
         ship_date: datetime | None = None,
         complete: bool | None = None,
         metadata: Mapping[str, str] | None = None,
+        # end of NewOrder's fields
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
@@ -406,7 +410,17 @@ class AsyncOrders:
         cancelled; NotFoundError (PET_NOT_FOUND) for no such pet. `ship_date` is an aware datetime;
         `metadata`, your own references (`{}` when left out).
         """
-        request = _create(pet_id, quantity, status, ship_date, complete, metadata, idempotency_key)
+        body = NewOrder(
+            # NewOrder's fields as arguments, from openapi.json (scripts/generate.py):
+            pet_id=pet_id,
+            quantity=quantity,
+            status=status,
+            ship_date=ship_date,
+            complete=complete,
+            metadata=map_of(metadata),
+            # end of NewOrder's fields
+        )
+        request = _create(body, idempotency_key)
         options = CallOptions(timeout, max_retries, extra_headers)
         return (await self._transport.send(request, options)).data
 
@@ -451,16 +465,18 @@ class AsyncOrders:
         self,
         order_id: int,
         *,
+        # OrderPatch's fields as parameters, from openapi.json (scripts/generate.py):
         status: OrderStatus | None = None,
         ship_date: datetime | None = None,
         metadata: Mapping[str, str | None] | None | Omitted = OMITTED,
+        # end of OrderPatch's fields
         if_match: str | None = None,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Order:
-        """Moves an order (a JSON Merge Patch of `status` and `ship_date`: those left None stay as they are).
+        """Moves an order by a JSON Merge Patch of the fields given (OrderPatch's: those left None stay as they are).
 
         `metadata` merges into the order's, final or not: a key given a string is set, a key given
         None removed, the others kept; `metadata=None` removes every key (left out, it is unchanged).
@@ -470,7 +486,14 @@ class AsyncOrders:
         `cancel`. With `if_match=` (its `_etag`), only the order you saw is changed, else
         PreconditionFailedError. Safe to retry: see `idempotency_key` in the README.
         """
-        request = _update(order_id, status, ship_date, metadata, if_match, idempotency_key)
+        body = OrderPatch(
+            # OrderPatch's fields as arguments, from openapi.json (scripts/generate.py):
+            status=status,
+            ship_date=ship_date,
+            metadata=patch_of(metadata),
+            # end of OrderPatch's fields
+        )
+        request = _update(order_id, body, if_match, idempotency_key)
         return (await self._transport.send(request, CallOptions(timeout, max_retries, extra_headers))).data
 
     async def cancel(

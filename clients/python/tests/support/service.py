@@ -56,7 +56,8 @@ class Database:
             server = os.environ.get("PETSTORE_TEST_MYSQL_URL", os.environ.get("TEST_DATABASE_URL", "mysql://root@127.0.0.1:3306")).rstrip("/")
             self._server = urlsplit(server)
             self._name = f"petstore_python_{os.getpid()}_{secrets.token_hex(4)}"
-            self._mysql(f"CREATE DATABASE `{self._name}`")
+            # As production's (docker-compose.yml's server), whatever this server's default.
+            self._mysql(f"CREATE DATABASE `{self._name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")
             self.url = f"{server}/{self._name}"
         else:
             raise ValueError(f"PETSTORE_TEST_DATABASE must be sqlite or mysql (got {kind!r})")
