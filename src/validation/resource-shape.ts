@@ -180,7 +180,8 @@ export class ResourceShape<S extends Fields> {
           return (before, patch) => (patch[name] === undefined ? before[name] : patch[name] === null ? null : store(patch[name]));
         case 'merged':
           // RFC 7396: `null` removes it all, which is no value.
-          return (before, patch) => (patch[name] === undefined ? before[name] : (mergePatch(before[name] as object, patch[name] as object | null) ?? value));
+          return (before, patch) =>
+            patch[name] === undefined ? before[name] : (mergePatch(before[name] as object, patch[name] as object | null) ?? value);
         default:
           return (before) => before[name];
       }
