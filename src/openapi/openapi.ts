@@ -81,7 +81,6 @@ export function buildOpenApiDocument(
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
   closeRequestBodies(document);
-  describeMergePatches(document);
   describeObjectParameters(document);
   giveRequestDefaultsSchemasOfTheirOwn(document);
   documentHeadersOfEveryResponse(document);
@@ -211,30 +210,6 @@ function closeRequestBodies(document: OpenAPIObject): void {
     const ref = body && 'content' in body ? body.content['application/json']?.schema : undefined;
     const schema = ref && '$ref' in ref ? schemas[ref.$ref.replace('#/components/schemas/', '')] : undefined;
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;
-  }
-}
-
-/**
- * A PATCH body is a JSON Merge Patch of what a create takes (MergePatch): a field it leaves out is
- * unchanged, so none of its properties has the create's default; an object property (metadata)
- * merges, so it and each of its members may be null (RFC 7396).
- */
-function describeMergePatches(document: OpenAPIObject): void {
-  const schemas = document.components?.schemas ?? {};
-  for (const item of Object.values(document.paths)) {
-    const body = item.patch?.requestBody;
-    const content = body && 'content' in body ? Object.values(body.content) : [];
-    for (const { schema } of content) {
-      const patch = schema && '$ref' in schema ? schemas[schema.$ref.replace('#/components/schemas/', '')] : undefined;
-      if (!patch || '$ref' in patch) continue;
-      for (const property of Object.values(patch.properties ?? {})) {
-        if ('$ref' in property) continue;
-        delete property.default;
-        if (property.type !== 'object' || typeof property.additionalProperties !== 'object') continue;
-        property.nullable = true;
-        property.additionalProperties = { ...property.additionalProperties, nullable: true };
-      }
-    }
   }
 }
 

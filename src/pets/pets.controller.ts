@@ -20,7 +20,9 @@ import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Write, type WriteRequest } from '../idempotency/write-request.js';
 import { Changed, Created } from '../http/answers.js';
+import { ResourceShape } from '../validation/resource-shape.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
+import { PET } from './dto/pet-fields.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetPatchDto } from './dto/pet-patch.dto.js';
 import { PetDto } from './dto/pet.dto.js';
@@ -128,8 +130,8 @@ export class PetsController {
     operationId: 'updatePet',
     summary: 'Change an animal',
     description:
-      'A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `name`, `categoryId` ' +
-      'and `status`, each valid as in NewPet. Status moves: available to pending or sold, pending to available or sold; ' +
+      `A JSON Merge Patch (RFC 7396; \`application/merge-patch+json\` or \`application/json\`) of ${ResourceShape.named(PET.replaced)}, ` +
+      'each valid as in NewPet. Status moves: available to pending or sold, pending to available or sold; ' +
       'sold is final. A pet an open order (placed or approved) holds moves only with that order. With `If-Match`, the ' +
       'change applies only to the representation named. A change is told by a `pet.updated` event with its ' +
       '`previousAttributes`; a patch that changes nothing changes nothing.',

@@ -5,6 +5,7 @@ import { MetadataPairs } from '../database/metadata-pairs.js';
 import { Sql } from '../database/sql.js';
 import type { InsertedId, Statement } from '../database/statement.js';
 import type { WriteTransaction } from '../database/unit-of-work.js';
+import { PET } from './dto/pet-fields.js';
 import type { PetDto } from './dto/pet.dto.js';
 import { Pet } from './pet.entity.js';
 import type { PetStatus } from './pet-status.js';
@@ -15,10 +16,10 @@ export interface PetState {
   readonly heldByOrderId: number | null;
 }
 
-/** What the API shows of a pet, as the entity declares each column. */
-const SHOWN = ['id', 'name', 'categoryId', 'status', 'metadata'] as const;
+/** What the API shows of a pet, in its answers' order (PET), as the entity declares each column. */
+const SHOWN = PET.shown;
 /** What a client writes of a pet. */
-const WRITTEN = ['name', 'categoryId', 'status', 'metadata'] as const;
+const WRITTEN = PET.written;
 
 /**
  * The pets table, one written-out statement per question, run by Sql, in ascending id order; their

@@ -8,10 +8,10 @@ import { changedAttributes, Outbox } from '../events/outbox.js';
 import { Idempotency } from '../idempotency/idempotency.js';
 import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
-import { mergePatch } from '../validation/merge-patch.js';
-import { type Metadata, mergedMetadataProblem, NO_METADATA } from '../validation/metadata.js';
+import { type Metadata, mergedMetadataProblem } from '../validation/metadata.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import type { ListPetsQuery } from './dto/list-pets.query.js';
+import { PET } from './dto/pet-fields.js';
 import type { NewPetDto } from './dto/new-pet.dto.js';
 import type { PetPatchDto } from './dto/pet-patch.dto.js';
 import type { PetDto } from './dto/pet.dto.js';
@@ -48,9 +48,9 @@ export class PetsService {
   }
 
   /** Stores the pet and its `pet.created` event; its id is the one the insert generates. */
-  create({ name, categoryId, status = 'available', metadata }: NewPetDto, write: WriteRequest): Promise<PetDto> {
-    // Metadata as a Merge Patch of none: a key sent null is no key.
-    const pet: PetDto = { id: 0, name, categoryId, status, metadata: mergePatch(NO_METADATA, metadata) };
+  create(newPet: NewPetDto, write: WriteRequest): Promise<PetDto> {
+    // Its id is the one the insert generates.
+    const pet: PetDto = PET.create(newPet, { id: 0 });
     const id = new InsertedId('pet');
     return this.writes.write(
       async () => ({
@@ -73,7 +73,7 @@ export class PetsService {
       async (transaction) => {
         const { pet, heldByOrderId } = await this.state(transaction, id);
         requirePreconditions(preconditions, `pet ${id}`, pet);
-        const after = merged(pet, patch);
+        const after = PET.merge(pet, patch);
         const tooMany = mergedMetadataProblem(after.metadata);
         if (tooMany) throw new ValidationFailedException(`${tooMany}.`);
         if (after.status !== pet.status) {
@@ -137,12 +137,6 @@ export class PetsService {
       events: differs(pet, after) ? [this.outbox.recordChanged('pet.updated', pet, after, write.cause)] : [],
     };
   }
-}
-
-/** The pet with the patch merged over it (RFC 7396: a field the patch leaves out stays; `metadata: null` removes it all). */
-function merged(pet: PetDto, patch: PetPatchDto): PetDto {
-  const after = mergePatch(pet, patch);
-  return { ...after, metadata: after.metadata ?? NO_METADATA };
 }
 
 /** Whether any field of the pet changed, compared by value. */

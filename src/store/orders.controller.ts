@@ -10,7 +10,9 @@ import { ID_SCHEMA, ParseIdPipe } from '../validation/parse-id.pipe.js';
 import { ChangesOnce, CREATED_HEADERS, CreatesResource, REPLAYED_HEADER } from '../idempotency/creates-resource.decorator.js';
 import { Write, type WriteRequest } from '../idempotency/write-request.js';
 import { Changed, Created } from '../http/answers.js';
+import { ResourceShape } from '../validation/resource-shape.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
+import { ORDER } from './dto/order-fields.js';
 import { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderPatchDto } from './dto/order-patch.dto.js';
 import { OrderDto } from './dto/order.dto.js';
@@ -96,8 +98,8 @@ export class OrdersController {
     operationId: 'updateOrder',
     summary: 'Move an order',
     description:
-      'A JSON Merge Patch (RFC 7396; `application/merge-patch+json` or `application/json`) of `status`, `shipDate` and ' +
-      '`metadata`: placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and ' +
+      `A JSON Merge Patch (RFC 7396; \`application/merge-patch+json\` or \`application/json\`) of ${ResourceShape.named(ORDER.patched)}: ` +
+      'placed to approved, approved to delivered, which sells the animal and completes the order. Delivered and ' +
       "cancelled are final, their status and shipDate too; their metadata, your own references and not the order's terms, " +
       'still merges. Cancel with `POST /store/orders/{orderId}/cancel`. With `If-Match`, the change applies only ' +
       'to the representation named. Told by an `order.updated` event (and a `pet.updated` one) with their `previousAttributes`.',

@@ -4,16 +4,17 @@ import { MetadataPairs } from '../database/metadata-pairs.js';
 import { Sql } from '../database/sql.js';
 import type { InsertedId, Statement } from '../database/statement.js';
 import type { WriteTransaction } from '../database/unit-of-work.js';
+import { ORDER } from './dto/order-fields.js';
 import { Order } from './order.entity.js';
 import type { OrderStatus } from './order-status.js';
 
-/** What the service reads of an order: every column the API shows, as the entity declares it. */
-const STORED = ['id', 'petId', 'quantity', 'status', 'shipDate', 'complete', 'metadata'] as const;
+/** What the service reads of an order: every column the API shows (ORDER), as the entity declares it. */
+const STORED = ORDER.shown;
 /** A row of the orders table. */
 export type StoredOrder = Readonly<Pick<Order, (typeof STORED)[number]>>;
 /** What placing an order writes of it, and what a change of it writes. */
-const INSERTED = ['petId', 'quantity', 'status', 'shipDate', 'complete', 'metadata'] as const;
-const CHANGED = ['status', 'shipDate', 'complete', 'metadata'] as const;
+const INSERTED = ORDER.written;
+const CHANGED = ORDER.changed;
 
 /** The orders table, one written-out statement per question, run by Sql; their column lists and row reader come from the Order entity (Table). */
 @Injectable()

@@ -8,13 +8,13 @@ import { Idempotency } from '../idempotency/idempotency.js';
 import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
-import { mergePatch } from '../validation/merge-patch.js';
-import { mergedMetadataProblem, NO_METADATA } from '../validation/metadata.js';
+import { mergedMetadataProblem } from '../validation/metadata.js';
 import { PetNotAvailableException } from '../pets/pet-conflicts.exceptions.js';
 import { PetNotFoundException } from '../pets/pet-not-found.exception.js';
 import { pairOf, PetsService } from '../pets/pets.service.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
+import { ORDER } from './dto/order-fields.js';
 import type { NewOrderDto } from './dto/new-order.dto.js';
 import type { OrderPatchDto } from './dto/order-patch.dto.js';
 import { OrderDto } from './dto/order.dto.js';
@@ -51,19 +51,11 @@ export class OrdersService {
    * cancelled (available again); an order placed delivered sells the pet at once. With its
    * `order.placed` and `pet.updated` events.
    */
-  async place({ petId, quantity, status = 'placed', shipDate, metadata }: NewOrderDto, write: WriteRequest): Promise<OrderDto> {
-    const stored = {
-      petId,
-      quantity,
-      status,
-      shipDate: shipDate ? new Date(shipDate) : null,
-      // Complete exactly when delivered (NewOrderDto refuses any other complete).
-      complete: status === 'delivered',
-      // A Merge Patch of none: a key sent null is no key.
-      metadata: mergePatch(NO_METADATA, metadata),
-    };
-    // Its id is the one the insert generates.
-    const order = OrderDto.from({ id: 0, ...stored });
+  async place(newOrder: NewOrderDto, write: WriteRequest): Promise<OrderDto> {
+    const { petId, status = 'placed' } = newOrder;
+    // Its id is the one the insert generates; complete exactly when delivered (NewOrderDto refuses any other complete).
+    const stored = ORDER.createStored<StoredOrder>(newOrder, { id: 0, complete: status === 'delivered' });
+    const order = OrderDto.from(stored);
     const id = new InsertedId('order');
     try {
       return await this.writes.write(
@@ -99,15 +91,13 @@ export class OrdersService {
    */
   update(id: number, patch: OrderPatchDto, preconditions: Preconditions, write: WriteRequest): Promise<OrderDto> {
     return this.change('change', id, preconditions, write, (order) => {
-      const status = patch.status ?? order.status;
-      checkOrderMove(id, order.status, status);
-      const shipDate = patch.shipDate === undefined ? order.shipDate : new Date(patch.shipDate);
-      if (shipDate?.getTime() !== order.shipDate?.getTime()) checkOrderOpen(id, order.status, 'shipDate');
+      const after = ORDER.merge(order, patch);
+      checkOrderMove(id, order.status, after.status);
+      if (after.shipDate?.getTime() !== order.shipDate?.getTime()) checkOrderOpen(id, order.status, 'shipDate');
       // The integrator's own references, which a final order takes too: they are not its terms.
-      const metadata = mergePatch(order.metadata, patch.metadata) ?? NO_METADATA;
-      const tooMany = mergedMetadataProblem(metadata);
+      const tooMany = mergedMetadataProblem(after.metadata);
       if (tooMany) throw new ValidationFailedException(`${tooMany}.`);
-      return { ...order, status, shipDate, complete: status === 'delivered', metadata };
+      return { ...after, complete: after.status === 'delivered' };
     });
   }
 

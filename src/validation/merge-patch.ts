@@ -28,18 +28,33 @@ export const nullRefused = (field: string) => `${field} must not be null: leave 
  * prototype, so that a member is data whatever its name: `__proto__`, `constructor` or `toString`
  * (metadata keys like any other) is set, merged and removed as `erp_id` is, never an inherited property.
  */
-export function mergePatch<T>(target: T, patch: unknown): T {
+export function mergePatch<T extends object, P extends object | null | undefined>(target: T, patch: P): MergePatched<T, P> {
+  return merged(target, patch) as MergePatched<T, P>;
+}
+
+/**
+ * What mergePatch makes of a `T` with a patch `P`, as it is: the target itself when the patch is
+ * absent, null when it is null, and else each member the patch may set to null possibly removed
+ * (`| undefined`), so that the compiler finds the code that must put a cleared field back as null
+ * (ResourceShape.merge does, field by field).
+ */
+export type MergePatched<T, P> =
+  | (undefined extends P ? T : never)
+  | (null extends P ? null : never)
+  | (P extends object ? { [K in keyof T]: K extends keyof P ? (null extends P[K] ? T[K] | undefined : T[K]) : T[K] } : never);
+
+function merged(target: unknown, patch: unknown): unknown {
   if (patch === undefined) return target;
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch as T;
-  const merged = new Map<string, unknown>(
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const members = new Map<string, unknown>(
     typeof target === 'object' && target !== null && !Array.isArray(target) ? Object.entries(target) : [],
   );
   for (const [name, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    if (value === null) merged.delete(name);
-    else merged.set(name, mergePatch(merged.get(name), value));
+    if (value === null) members.delete(name);
+    else members.set(name, merged(members.get(name), value));
   }
-  return withoutPrototype(Object.fromEntries(merged)) as T;
+  return withoutPrototype(Object.fromEntries(members));
 }
 
 /**

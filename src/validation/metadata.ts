@@ -54,17 +54,19 @@ export function mergedMetadataProblem(merged: Metadata): string | undefined {
  * false`) takes no metadata at all: one check, no ValidateIf beside it (class-validator runs every
  * decorator of a property on every request: bench:alloc).
  */
-export function MetadataProperty({ required = true }: { required?: boolean } = {}): PropertyDecorator {
+export function MetadataProperty({ required = true, nullable }: { required?: boolean; nullable?: boolean } = {}): PropertyDecorator {
   return applyDecorators(
     (required ? ApiProperty : ApiPropertyOptional)({
       type: 'object',
-      additionalProperties: { type: 'string', maxLength: METADATA_MAX_VALUE },
+      // A Merge Patch's (nullable): a key set to null is removed.
+      additionalProperties: { type: 'string', maxLength: METADATA_MAX_VALUE, ...(nullable ? { nullable } : {}) },
       maxProperties: METADATA_MAX_KEYS,
       description:
         `Your own references (an order's id in your ERP, say): up to ${METADATA_MAX_KEYS} keys of ${KEY_RULE}, each a string ` +
         `of up to ${METADATA_MAX_VALUE} characters; \`{}\` when none. A PATCH merges it (RFC 7396): a key set to null is ` +
         'removed, `metadata: null` removes them all. Listings filter by one pair: `metadata[key]=value`.',
       example: { erp_id: 'A-17' },
+      ...(nullable ? { nullable } : {}),
     }),
     ValidateBy({
       name: 'isMetadata',

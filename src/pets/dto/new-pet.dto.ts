@@ -1,22 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { ValidateIf } from 'class-validator';
-import type { Metadata } from '../../validation/metadata.js';
-import type { PetStatus } from '../pet-status.js';
-import { PetField } from './pet-fields.js';
+import { PET } from './pet-fields.js';
 
+/** What a create takes (PET): `status` left out means `available`; an explicit null is no value. */
 @ApiSchema({ name: 'NewPet', description: 'An animal to add to the store.' })
-export class NewPetDto {
-  @PetField.name()
-  name: string;
-
-  @PetField.categoryId()
-  categoryId: number;
-
-  @PetField.status({ required: false, default: 'available' })
-  // Absent means `available`; an explicit null is not a status.
-  @ValidateIf((_, value) => value !== undefined)
-  status?: PetStatus;
-
-  @PetField.metadata({ required: false })
-  metadata?: Metadata;
-}
+export class NewPetDto extends PET.createType() {}
