@@ -3,7 +3,8 @@ const transform = {
   '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/test/tsconfig.json' }],
 };
 const common = {
-  testEnvironment: 'node',
+  // Node's, keeping each file's processor time for scripts/jest-file-times.js.
+  testEnvironment: '<rootDir>/scripts/jest-environment.js',
   // Node binaries fetched by scripts/use-node.sh: not modules of the project.
   modulePathIgnorePatterns: ['<rootDir>/.node/'],
   extensionsToTreatAsEsm: ['.ts'],
