@@ -44,6 +44,7 @@ async def test_walks_every_page_of_more_than_250_pets_following_the_link_header(
         assert [pet for page in pages for pet in page.data] == walked
 
 
+@pytest.mark.timing
 async def test_creates_without_waiting_for_a_delayed_ack_each_time(connect: Connect) -> None:
     # With Nagle's algorithm on, each create waits ~40 ms for the service's delayed ACK: 1.6 s in all,
     # every time. Without it, 40 creates take well under a second, unless the machine is busy (npm
