@@ -26,7 +26,9 @@ if (path.endsWith('.json')) {
 const slowest = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 10);
 const sum = (values) => [...values].reduce((total, value) => total + value, 0);
 const processor = cpu.size > 0 ? `; ${sum(cpu.values()).toFixed(0)} s of processor time in all` : '';
-console.log(`  ${tier}, its ${slowest.length} slowest files (of ${seconds.size}, ${sum(seconds.values()).toFixed(0)} s in all${processor}):`);
+console.log(
+  `  ${tier}, its ${slowest.length} slowest files (of ${seconds.size}, ${sum(seconds.values()).toFixed(0)} s in all${processor}):`,
+);
 for (const [file, took] of slowest) {
   const used = cpu.has(file) ? ` (processor ${cpu.get(file).toFixed(1).padStart(5)} s)` : '';
   console.log(`    ${took.toFixed(1).padStart(7)} s${used}  ${file}`);
