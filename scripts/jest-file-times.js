@@ -1,12 +1,19 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
+
+const CPU_LOG = '.test-logs/jest-file-cpu.jsonl';
 
 /**
  * A Jest reporter that keeps each test file's time, in .test-logs/jest-file-times.json, so that
- * `npm test` can end with the slowest files (scripts/test-all.sh prints them).
+ * `npm test` can end with the slowest files (scripts/test-all.sh prints them): its wall time, and
+ * the processor time scripts/jest-environment.js measured in its worker (where it could).
  */
 export default class FileTimes {
   #files = [];
+
+  onRunStart() {
+    rmSync(CPU_LOG, { force: true });
+  }
 
   onTestResult(_test, result) {
     const { start, end } = result.perfStats;
@@ -14,7 +21,15 @@ export default class FileTimes {
   }
 
   onRunComplete() {
+    const cpu = new Map();
+    if (existsSync(CPU_LOG)) {
+      for (const line of readFileSync(CPU_LOG, 'utf8').split('\n').filter(Boolean)) {
+        const { file, cpu: seconds } = JSON.parse(line);
+        cpu.set(file, seconds);
+      }
+    }
+    const files = this.#files.map((entry) => (cpu.has(entry.file) ? { ...entry, cpu: Number(cpu.get(entry.file).toFixed(2)) } : entry));
     mkdirSync('.test-logs', { recursive: true });
-    writeFileSync('.test-logs/jest-file-times.json', `${JSON.stringify(this.#files, null, 1)}\n`);
+    writeFileSync('.test-logs/jest-file-times.json', `${JSON.stringify(files, null, 1)}\n`);
   }
 }

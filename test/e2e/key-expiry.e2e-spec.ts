@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import type { Clock } from '../../src/config/clock.js';
 import { REDIS_PROBE_VARIABLE, redisServerUrl } from './support/global-setup.js';
 import { runApiKeyCli } from './support/service-process.js';
@@ -52,6 +53,7 @@ describe.each(KINDS)('expiring and rolled API keys on %s', (kind) => {
     return { key: result.stdout.trim(), id: /Created API key (\d+)/.exec(result.stderr)![1] };
   };
   const getPets = (key: string) => request(app.getHttpServer()).get('/v1/pets').set(bearer(key));
+  const keyRows = () => app.get(DataSource).query('SELECT * FROM api_keys ORDER BY id');
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -218,12 +220,14 @@ describe.each(KINDS)('expiring and rolled API keys on %s', (kind) => {
     [['scopes', '1'], /scopes needs exactly one ID or PREFIX and --scopes LIST/],
     [['scopes', '1', '--scopes', 'admin'], /--scopes: "admin" is no scope/],
   ])('refuses %p with exit code 2, one line, and changes nothing', async (args, message) => {
-    const before = (await cli('list')).stdout;
+    // Nothing changed, read in the database (every column of every key) rather than by two more
+    // processes of the tool (`list`): 44 fewer processes on the two databases, the same check.
+    const before = await keyRows();
     const result = await cli(...args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(message);
-    expect((await cli('list')).stdout).toBe(before);
+    expect(await keyRows()).toEqual(before);
   });
 });

@@ -44,13 +44,21 @@ async def test_walks_every_page_of_more_than_250_pets_following_the_link_header(
         assert [pet for page in pages for pet in page.data] == walked
 
 
+@pytest.mark.timing
 async def test_creates_without_waiting_for_a_delayed_ack_each_time(connect: Connect) -> None:
+    # With Nagle's algorithm on, each create waits ~40 ms for the service's delayed ACK: 1.6 s in all,
+    # every time. Without it, 40 creates take well under a second, unless the machine is busy (npm
+    # test runs these tests beside Jest): the best of three runs, which Nagle's delay would never pass.
+    took: list[float] = []
     async with connect() as petstore:
-        started = time.monotonic()
-        for n in range(40):
-            await call(petstore.pets.create(name=f"Prompt {n}", category_id=1))
-    # With Nagle's algorithm on, each create waits ~40 ms for the service's delayed ACK: 1.6 s in all.
-    assert time.monotonic() - started < 1.0
+        for run in range(3):
+            started = time.monotonic()
+            for n in range(40):
+                await call(petstore.pets.create(name=f"Prompt {run} {n}", category_id=1))
+            took.append(time.monotonic() - started)
+            if took[-1] < 1.0:
+                break
+    assert min(took) < 1.0, f"40 creates took {', '.join(f'{seconds:.2f} s' for seconds in took)}"
 
 
 async def test_gives_one_page_at_a_time_and_refuses_a_page_after_the_last(connect: Connect) -> None:
