@@ -1,6 +1,7 @@
 """The whole pet or order a test expects: the fields it names over what the service answers for a field not set.
 
-A new optional field gets its default here, once, and every whole-object comparison follows it.
+The defaults come from openapi.json: a new optional field's follows by itself, and every
+whole-object comparison with it.
 `pet` and `order` give the wire form (camelCase, as `to_wire()` and a webhook body have it);
 `pet_model` and `order_model` the SDK's models (snake_case fields). Import as
 `from support import resources as expected`.
@@ -8,20 +9,50 @@ A new optional field gets its default here, once, and every whole-object compari
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from petstore import Order, Pet
 
 
+_SCHEMAS: dict[str, Any] = json.loads((Path(__file__).parents[4] / "openapi.json").read_text(encoding="utf-8"))["components"][
+    "schemas"
+]
+
+
+def _resolved(schema: dict[str, Any]) -> dict[str, Any]:
+    """A property's schema, through its `$ref` when it names a component (an enum's)."""
+    reference = schema.get("$ref")
+    return _SCHEMAS[reference.rsplit("/", 1)[1]] if isinstance(reference, str) else schema
+
+
+def _defaults(answer: str, create: str) -> dict[str, Any]:
+    """What `answer` always holds for a field `create` may leave out: its default, null when nullable, `{}` for an object."""
+    defaults: dict[str, Any] = {}
+    sent = _SCHEMAS[create]
+    for name, schema in _SCHEMAS[answer]["properties"].items():
+        if name not in _SCHEMAS[answer].get("required", []) or name in sent.get("required", []) or name not in sent["properties"]:
+            continue
+        created = _resolved(sent["properties"][name])
+        if "default" in created:
+            defaults[name] = created["default"]
+        elif _resolved(schema).get("nullable"):
+            defaults[name] = None
+        elif _resolved(schema).get("type") == "object":
+            defaults[name] = {}
+    return defaults
+
+
 def _pet_defaults() -> dict[str, Any]:
     """What a pet answers with when a field was not set (a fresh dict each call: a test may change it)."""
-    return {"status": "available", "metadata": {}}
+    return _defaults("Pet", "NewPet")
 
 
 def _order_defaults() -> dict[str, Any]:
-    """What an order answers with when a field was not set; shipDate is absent when none was given."""
-    return {"status": "placed", "complete": False, "metadata": {}}
+    """What an order answers with when a field was not set; shipDate is absent when none was given, complete false until delivered."""
+    return {**_defaults("Order", "NewOrder"), "complete": False}
 
 
 def _snake_case(defaults: dict[str, Any]) -> dict[str, Any]:
