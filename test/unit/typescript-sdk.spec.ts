@@ -28,7 +28,9 @@ describe('the TypeScript SDK against the committed document', () => {
   it('reads every required field no release of this major version had, as `npm run openapi` writes them: metadata (1.5.0), a request log entry’s count (1.5.1), and any added since', async () => {
     const releases = await releasedDocuments(document);
     const written = sdkAddedFieldsModule(document, releases);
-    expect(readFileSync(SDK_ADDED_FIELDS_FILE, 'utf8') === written || `${SDK_ADDED_FIELDS_FILE} is not as written: run npm run openapi`).toBe(true);
+    expect(
+      readFileSync(SDK_ADDED_FIELDS_FILE, 'utf8') === written || `${SDK_ADDED_FIELDS_FILE} is not as written: run npm run openapi`,
+    ).toBe(true);
     // Derived from the document, so that a field added to it adds to this list without an edit here.
     const schemas = Object.entries(document.components.schemas as Record<string, { required?: string[] }>);
     const added = Object.fromEntries(
@@ -60,7 +62,9 @@ describe('the TypeScript SDK against the committed document', () => {
       'Order.noSuchFieldForTests is required and added in 1.91.0: an older answer lacks it, and it has no value to be read as',
     );
     changed.components.schemas.Order.properties.noSuchFieldForTests.default = '';
-    expect(sdkAddedFieldsModule(changed, [released])).toContain('  Order: {\n    /** Since 1.91.0. */\n    noSuchFieldForTests: () => "",\n  },');
+    expect(sdkAddedFieldsModule(changed, [released])).toContain(
+      '  Order: {\n    /** Since 1.91.0. */\n    noSuchFieldForTests: () => "",\n  },',
+    );
     // Every field a release had is no addition.
     expect(sdkAddedFieldsModule(document, [document])).toContain('export const ADDED_FIELDS = {\n} as const;');
   });
