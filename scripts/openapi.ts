@@ -14,7 +14,7 @@ import { API_VERSION } from '../src/config/api-version.js';
 
 const CHECKOUT = resolve(import.meta.dirname, '..');
 /** What the steps read and write, relative to the checkout. */
-const STAGED = ['openapi.json', 'contract', 'clients', 'docs/INTEGRATING.md', 'package.json', 'package-lock.json'];
+const STAGED = ['openapi.json', 'contract', 'clients', 'package.json', 'package-lock.json'];
 /** Under clients/: what is installed or built there, never generated. */
 const NOT_STAGED = new Set(['node_modules', 'dist', 'build', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache']);
 

@@ -1,9 +1,9 @@
 /**
  * Writes the TypeScript SDK's version from API_VERSION (src/config/api-version.ts): its package.json's
- * `version` and clients/typescript/src/version.ts, which its User-Agent sends, and the file names of
- * the packed SDKs the vendor/ recipe gives (docs/INTEGRATING.md, both READMEs). The SDK imports
+ * `version` and clients/typescript/src/version.ts, which its User-Agent sends. The SDK imports
  * nothing of src/, so it carries the number; `npm run openapi` runs this, and tests fail when one differs.
- * The service's own package.json says the release too: what `npm ls` and an SBOM report.
+ * The service's own package.json says the release too: what `npm ls` and an SBOM report. No prose
+ * carries it (the vendor/ recipe names the packed files with a glob): a version needs no edit of the docs.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -15,14 +15,6 @@ export const SDK_MANIFEST_FILE = 'clients/typescript/package.json';
 export const SERVICE_MANIFEST_FILE = 'package.json';
 /** Its lock file names the root package's version twice, as npm writes it. */
 export const SERVICE_LOCK_FILE = 'package-lock.json';
-/** The documents whose vendor/ recipe names the packed SDKs' files (test/e2e/sdk-vendor.e2e-spec.ts runs it). */
-export const VENDOR_RECIPE_FILES = ['docs/INTEGRATING.md', 'clients/typescript/README.md', 'clients/python/README.md'];
-
-/** A document's text with the packed SDKs' file names (`petstore-client-X.Y.Z.tgz`, `petstore-X.Y.Z…`) at `version`. */
-export function withPackageVersion(text: string, version: string): string {
-  return text.replace(/\b(petstore(?:-client)?-)\d+\.\d+\.\d+(?=\.tgz|\.tar\.gz|-py3-none-any\.whl)/g, `$1${version}`);
-}
-
 /** A package-lock.json's text with the root package's `version` (at the top and in `packages[""]`), all else as it was. */
 export function lockWithVersion(lock: string, version: string): string {
   const parsed = JSON.parse(lock) as { packages: Record<string, object> };
@@ -51,7 +43,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const manifest of [SDK_MANIFEST_FILE, SERVICE_MANIFEST_FILE])
     await writeFile(manifest, sdkManifest(await readFile(manifest, 'utf8'), API_VERSION));
   await writeFile(SERVICE_LOCK_FILE, lockWithVersion(await readFile(SERVICE_LOCK_FILE, 'utf8'), API_VERSION));
-  for (const file of VENDOR_RECIPE_FILES) await writeFile(file, withPackageVersion(await readFile(file, 'utf8'), API_VERSION));
   process.stderr.write(
     `wrote ${SDK_VERSION_FILE} and the version of ${SDK_MANIFEST_FILE}, ${SERVICE_MANIFEST_FILE} and ${SERVICE_LOCK_FILE}\n`,
   );

@@ -407,10 +407,9 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   it('names the schemas Pet, NewPet, PetStatus and Error, with int64 integers', () => {
     const { Pet, NewPet, PetStatus, Error } = document.components.schemas;
     expect(PetStatus).toEqual({ type: 'string', enum: ['available', 'pending', 'sold'] });
-    expect(Pet.required.sort()).toEqual(['categoryId', 'id', 'metadata', 'name', 'status']);
+    // Which members Pet and NewPet require is their declaration's (PET): test/unit/resource-coverage.spec.ts holds them to it.
     expect(Pet.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(Pet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64', minimum: 1, maximum: 9007199254740991 });
-    expect(NewPet.required.sort()).toEqual(['categoryId', 'name']);
     expect(NewPet.properties.id).toBeUndefined();
     expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
     // A default behind a $ref of its own, so that every generator makes the field optional.

@@ -86,9 +86,9 @@ describe.each(DATABASE_KINDS)('hostile clients on %s', (kind) => {
         .post('/v1/pets')
         .set(AUTH)
         .type('application/json')
-        .send('{"constructor":1,"categoryId":"x","colour":"red"}');
+        .send('{"constructor":1,"categoryId":"x","no such field":"red"}');
       expectError(response, 400, 'VALIDATION_FAILED');
-      for (const field of ['constructor', 'name', 'categoryId', 'colour']) expect(response.body.message).toContain(field);
+      for (const field of ['constructor', 'name', 'categoryId', 'no such field']) expect(response.body.message).toContain(field);
     });
   });
 

@@ -111,15 +111,16 @@ describe.each(DATABASE_KINDS)('pets on %s', (kind) => {
     });
 
     it('rejects a property the schema does not have', async () => {
-      const response = await createPet({ name: 'Rex', categoryId: 1, colour: 'brown' });
+      // A name no field will take, so that no field added to a pet makes this one it has.
+      const response = await createPet({ name: 'Rex', categoryId: 1, 'no such field': 'brown' });
       expectError(response, 400, 'VALIDATION_FAILED');
-      expect(response.body.message).toMatch(/\bcolour\b/);
+      expect(response.body.message).toMatch(/\bno such field\b/);
     });
 
     it('names every bad field in one message', async () => {
-      const response = await createPet({ name: '', categoryId: 'x', status: 'gone', extra: 1 });
+      const response = await createPet({ name: '', categoryId: 'x', status: 'gone', 'no such field': 1 });
       expectError(response, 400, 'VALIDATION_FAILED');
-      for (const field of ['name', 'categoryId', 'status', 'extra']) {
+      for (const field of ['name', 'categoryId', 'status', 'no such field']) {
         expect(response.body.message).toMatch(new RegExp(`\\b${field}\\b`));
       }
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { MIGRATIONS } from '../../src/database/data-source-options.js';
 
 const FOLDER = 'src/database/migrations';
@@ -53,5 +53,29 @@ describe('MIGRATIONS (src/database/data-source-options.ts)', () => {
       expected.push(`${name}${timestamp}`);
     }
     expect(MIGRATIONS.map((migration) => migration.name)).toEqual(expected);
+  });
+});
+
+/**
+ * On SQLite, TypeORM's addColumn/addColumns rebuilds the table (a new one, every row copied, the old
+ * one dropped): a column added to the pets or the request log would copy every row at start.
+ * DEVELOPING.md, Migrations: a plain `ALTER TABLE … ADD COLUMN`. These three shipped before that
+ * rule, on tables of a few rows (keys, webhook endpoints); what they made is released, so they stay.
+ */
+const SHIPPED_WITH_ADD_COLUMN = new Set([
+  '1795219600000-AddApiKeyScopes.ts',
+  '1795219700000-AddApiKeyExpiry.ts',
+  '1795220650000-WebhookEndpointMakers.ts',
+]);
+
+describe('the migrations of src/database/migrations', () => {
+  it('add a column with a plain ALTER TABLE, never TypeORM’s addColumn, which rebuilds a SQLite table', () => {
+    const rebuilding = migrationFiles
+      .filter((file) => !SHIPPED_WITH_ADD_COLUMN.has(file) && /\baddColumns?\(/.test(readFileSync(`${FOLDER}/${file}`, 'utf8')))
+      .map(
+        (file) =>
+          `${FOLDER}/${file} calls addColumn: write queryRunner.query('ALTER TABLE … ADD COLUMN …') instead, the column's SQL for each database, as 1795220800000-RequestLogCount.ts does (DEVELOPING.md, Migrations)`,
+      );
+    expect(rebuilding).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ from petstore._models import API_VERSION, Event, EventCause, OrderPatch, PetPatc
 from petstore._not_modified import OMITTED
 from petstore.resources.pets import AsyncPets, Pets
 from petstore.resources.store import AsyncOrders, Orders
+from support import resources as expected
 from support.service import REPOSITORY
 
 DOCUMENT = json.loads((REPOSITORY / "openapi.json").read_text(encoding="utf-8"))
@@ -62,10 +63,11 @@ def test_every_field_of_a_request_schema_is_a_keyword_of_its_calls_sync_and_asyn
 def test_a_field_added_to_the_document_is_a_keyword_of_the_calls_with_no_hand_edit(tmp_path: Path) -> None:
     changed = json.loads(json.dumps(DOCUMENT))
     schemas = changed["components"]["schemas"]
-    nickname = {"type": "string", "minLength": 1, "maxLength": 60, "description": "What it answers to."}
+    # A made-up field: no field will ever take its name.
+    made_up = {"type": "string", "minLength": 1, "maxLength": 60, "description": "Made up for this test."}
     for name in ("Pet", "NewPet"):
-        schemas[name]["properties"]["nickname"] = nickname
-    schemas["PetPatch"]["properties"]["nickname"] = {**nickname, "nullable": True}
+        schemas[name]["properties"]["noSuchFieldForTests"] = made_up
+    schemas["PetPatch"]["properties"]["noSuchFieldForTests"] = {**made_up, "nullable": True}
     package = tmp_path / "petstore"
     shutil.copytree(Path(petstore.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
     (package / "_models.py").write_text(generate.render(changed), encoding="utf-8")
@@ -73,40 +75,40 @@ def test_a_field_added_to_the_document_is_a_keyword_of_the_calls_with_no_hand_ed
         path = package / "resources" / module
         path.write_text(generate.render_calls(path.read_text(encoding="utf-8"), changed, names), encoding="utf-8")
     pets = (package / "resources" / "pets.py").read_text(encoding="utf-8")
-    assert pets.count("        nickname: str | None = None,\n") == 2
-    assert pets.count("        nickname: str | None | Omitted = OMITTED,\n") == 2
-    assert pets.count("            nickname=nickname,\n") == 4
+    assert pets.count("        no_such_field_for_tests: str | None = None,\n") == 2
+    assert pets.count("        no_such_field_for_tests: str | None | Omitted = OMITTED,\n") == 2
+    assert pets.count("            no_such_field_for_tests=no_such_field_for_tests,\n") == 4
 
     # What each call sends, through the copy: left out is not sent, None on a PATCH is null.
-    program = """
+    program = f"""
 import asyncio, json, httpx
 from petstore import AsyncPetStore, PetStore
 
 sent = []
 def answer(request):
     sent.append(json.loads(request.content))
-    return httpx.Response(200 if request.method == "PATCH" else 201, json={"id": 1, "name": "Rex", "categoryId": 3, "status": "available", "metadata": {}})
+    return httpx.Response(200 if request.method == "PATCH" else 201, json={expected.pet(id=1, name="Rex", categoryId=3)!r})
 
 with PetStore(api_key="k", base_url="http://pets.test/v1", http_client=httpx.Client(transport=httpx.MockTransport(answer))) as client:
-    client.pets.create(name="Rex", category_id=3, nickname="Rexy")
+    client.pets.create(name="Rex", category_id=3, no_such_field_for_tests="Rexy")
     client.pets.create(name="Rex", category_id=3)
-    client.pets.update(1, nickname=None)
+    client.pets.update(1, no_such_field_for_tests=None)
     client.pets.update(1, name="Max")
 async def main():
     transport = httpx.MockTransport(answer)
     async with AsyncPetStore(api_key="k", base_url="http://pets.test/v1", http_client=httpx.AsyncClient(transport=transport)) as client:
-        await client.pets.update(1, nickname="Maxi")
+        await client.pets.update(1, no_such_field_for_tests="Maxi")
 asyncio.run(main())
 print(json.dumps(sent))
 """
     run = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == [
-        {"name": "Rex", "categoryId": 3, "nickname": "Rexy"},
+        {"name": "Rex", "categoryId": 3, "noSuchFieldForTests": "Rexy"},
         {"name": "Rex", "categoryId": 3},
-        {"nickname": None},
+        {"noSuchFieldForTests": None},
         {"name": "Max"},
-        {"nickname": "Maxi"},
+        {"noSuchFieldForTests": "Maxi"},
     ]
 
 
@@ -122,11 +124,11 @@ def test_a_call_without_its_region_of_keywords_is_refused_naming_the_fix() -> No
 def test_the_generator_follows_a_change_of_the_document() -> None:
     changed = json.loads(json.dumps(DOCUMENT))
     changed["components"]["schemas"]["PetStatus"]["enum"].append("adopted")
-    changed["components"]["schemas"]["Pet"]["properties"]["nickName"] = {"type": "string", "description": "What it answers to."}
+    changed["components"]["schemas"]["Pet"]["properties"]["noSuchFieldForTests"] = {"type": "string", "description": "Made up for this test."}
     models = generate.render(changed)
     assert 'PetStatus = Literal["available", "pending", "sold", "adopted"]' in models
-    assert 'nick_name: str | None = None\n    """What it answers to."""' in models
-    assert 'nick_name=wire.get("nickName"),' in models
+    assert 'no_such_field_for_tests: str | None = None\n    """Made up for this test."""' in models
+    assert 'no_such_field_for_tests=wire.get("noSuchFieldForTests"),' in models
 
 
 def test_the_package_s_version_is_the_api_version_it_was_made_for() -> None:
@@ -152,16 +154,16 @@ def test_a_required_field_no_release_had_defaults_when_absent_and_one_without_an
     assert 'metadata=dict(wire["metadata"]),' in models
 
     changed = json.loads(json.dumps(document))
-    changed["components"]["schemas"]["Pet"]["properties"]["nickName"] = {"type": "string"}
-    changed["components"]["schemas"]["Pet"]["required"].append("nickName")
-    with pytest.raises(ValueError, match="Pet.nickName is required and added in 1.91.0: an older answer lacks it"):
+    changed["components"]["schemas"]["Pet"]["properties"]["noSuchFieldForTests"] = {"type": "string"}
+    changed["components"]["schemas"]["Pet"]["required"].append("noSuchFieldForTests")
+    with pytest.raises(ValueError, match="Pet.noSuchFieldForTests is required and added in 1.91.0: an older answer lacks it"):
         generate.render(changed, [released])
-    changed["components"]["schemas"]["Pet"]["properties"]["nickName"]["default"] = "none"
-    assert "    nick_name: str = 'none'\n" in generate.render(changed, [released])
+    changed["components"]["schemas"]["Pet"]["properties"]["noSuchFieldForTests"]["default"] = "none"
+    assert "    no_such_field_for_tests: str = 'none'\n" in generate.render(changed, [released])
 
     # One rule with the TypeScript SDK's (scripts/sdk-added-fields.ts): one that may be null reads as None.
-    changed["components"]["schemas"]["Pet"]["properties"]["nickName"] = {"type": "string", "nullable": True}
-    assert 'nick_name=wire["nickName"] if "nickName" in wire else None,' in generate.render(changed, [released])
+    changed["components"]["schemas"]["Pet"]["properties"]["noSuchFieldForTests"] = {"type": "string", "nullable": True}
+    assert 'no_such_field_for_tests=wire["noSuchFieldForTests"] if "noSuchFieldForTests" in wire else None,' in generate.render(changed, [released])
 
 
 def test_a_merge_patch_member_that_may_be_null_is_omitted_when_left_out_and_null_when_none() -> None:

@@ -217,7 +217,7 @@ export class Pets {
     return listing<Pet>(this.transport, '/pets', { ...query }, options, 'Pet');
   }
 
-  /** Adds a pet; `status` is `available` when left out, `metadata` `{}`. */
+  /** Adds a pet; a field left out takes NewPet's default in the document (openapi.ts). */
   create(body: NewPet, options: CreateOptions = {}): ApiPromise<PetAnswer> {
     return create<PetAnswer>(this.transport, '/pets', body, options, 'Pet');
   }

@@ -141,7 +141,7 @@ class Pets:
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """Adds a pet; `status` is `available` when left out, `metadata` `{}`. Safe to retry: see `idempotency_key` in the README."""
+        """Adds a pet; a field left out takes NewPet's default in the document. Safe to retry: see `idempotency_key` in the README."""
         body = NewPet(
             # NewPet's fields as arguments, from openapi.json (scripts/generate.py):
             name=name,
@@ -207,7 +207,9 @@ class Pets:
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """Changes the fields given (a JSON Merge Patch: those left None stay as they are); answers the pet as changed.
+        """Changes the fields given (a JSON Merge Patch); answers the pet as changed.
+
+        A field left out stays as it is; see PetPatch for those that take None to clear.
 
         `metadata` merges into the pet's: a key given a string is set, a key given None removed, the
         others kept; `metadata=None` removes every key (left out, it is unchanged).
@@ -397,7 +399,7 @@ class AsyncPets:
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """Adds a pet; `status` is `available` when left out, `metadata` `{}`. Safe to retry: see `idempotency_key` in the README."""
+        """Adds a pet; a field left out takes NewPet's default in the document. Safe to retry: see `idempotency_key` in the README."""
         body = NewPet(
             # NewPet's fields as arguments, from openapi.json (scripts/generate.py):
             name=name,
@@ -463,7 +465,9 @@ class AsyncPets:
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Pet:
-        """Changes the fields given (a JSON Merge Patch: those left None stay as they are); answers the pet as changed.
+        """Changes the fields given (a JSON Merge Patch); answers the pet as changed.
+
+        A field left out stays as it is; see PetPatch for those that take None to clear.
 
         `metadata` merges into the pet's: a key given a string is set, a key given None removed, the
         others kept; `metadata=None` removes every key (left out, it is unchanged).

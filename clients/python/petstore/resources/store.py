@@ -213,7 +213,9 @@ class Orders:
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Order:
-        """Moves an order by a JSON Merge Patch of the fields given (OrderPatch's: those left None stay as they are).
+        """Moves an order by a JSON Merge Patch of the fields given (OrderPatch's).
+
+        A field left out stays as it is; see OrderPatch for those that take None to clear.
 
         `metadata` merges into the order's, final or not: a key given a string is set, a key given
         None removed, the others kept; `metadata=None` removes every key (left out, it is unchanged).
@@ -476,7 +478,9 @@ class AsyncOrders:
         max_retries: int | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Order:
-        """Moves an order by a JSON Merge Patch of the fields given (OrderPatch's: those left None stay as they are).
+        """Moves an order by a JSON Merge Patch of the fields given (OrderPatch's).
+
+        A field left out stays as it is; see OrderPatch for those that take None to clear.
 
         `metadata` merges into the order's, final or not: a key given a string is set, a key given
         None removed, the others kept; `metadata=None` removes every key (left out, it is unchanged).
