@@ -10,47 +10,54 @@ import { mergePatch } from '../../src/validation/merge-patch.js';
 import { NO_METADATA } from '../../src/validation/metadata.js';
 import { field, type Presence, ResourceShape } from '../../src/validation/resource-shape.js';
 
-/** A pet with a clearable field, as `nickname` would be declared (pet-fields.ts). */
-const WITH_NICKNAME = new ResourceShape({
-  ...PET.fields,
-  nickname: field.clearable<string>((presence: Presence = {}) =>
+/**
+ * A pet's fields of today, named one by one (a field added to PET changes nothing here), and a
+ * clearable one no real field will be called, declared as pet-fields.ts would declare it.
+ */
+const WITH_NOTE = new ResourceShape({
+  id: PET.fields.id,
+  name: PET.fields.name,
+  categoryId: PET.fields.categoryId,
+  status: PET.fields.status,
+  metadata: PET.fields.metadata,
+  madeUpNote: field.clearable<string>((presence: Presence = {}) =>
     applyDecorators(ApiProperty({ type: 'string', minLength: 1, maxLength: 60, ...presence }), IsString()),
   ),
 });
 
-const REX = { id: 7, name: 'Rex', categoryId: 3, status: 'available', metadata: NO_METADATA, nickname: null } as const;
+const REX = { id: 7, name: 'Rex', categoryId: 3, status: 'available', metadata: NO_METADATA, madeUpNote: null } as const;
 
 describe('ResourceShape', () => {
   it('makes a create answer with every member in the declaration order, whatever order the request gave them in', () => {
-    const pet = WITH_NICKNAME.create({ nickname: 'Rexy', status: 'pending', categoryId: 3, name: 'Rex' }, { id: 7 });
-    expect(JSON.stringify(pet)).toBe(JSON.stringify({ ...REX, status: 'pending', nickname: 'Rexy' }));
-    expect(Object.keys(pet)).toEqual(Object.keys(WITH_NICKNAME.fields));
+    const pet = WITH_NOTE.create({ madeUpNote: 'Good dog', status: 'pending', categoryId: 3, name: 'Rex' }, { id: 7 });
+    expect(JSON.stringify(pet)).toBe(JSON.stringify({ ...REX, status: 'pending', madeUpNote: 'Good dog' }));
+    expect(Object.keys(pet)).toEqual(Object.keys(WITH_NOTE.fields));
   });
 
   it('fills in what a create leaves out: the default, null for a clearable field, no metadata', () => {
-    expect(WITH_NICKNAME.create({ name: 'Rex', categoryId: 3 }, { id: 7 })).toStrictEqual(REX);
+    expect(WITH_NOTE.create({ name: 'Rex', categoryId: 3 }, { id: 7 })).toStrictEqual(REX);
   });
 
   it('clears a field a patch sends null to null, and keeps the declaration order when a patch adds a member', () => {
-    const named = WITH_NICKNAME.merge(REX, { nickname: 'Rexy', name: 'Rex II' });
-    expect(JSON.stringify(named)).toBe(JSON.stringify({ ...REX, name: 'Rex II', nickname: 'Rexy' }));
-    const cleared = WITH_NICKNAME.merge(named, { nickname: null, metadata: null });
+    const named = WITH_NOTE.merge(REX, { madeUpNote: 'Good dog', name: 'Rex II' });
+    expect(JSON.stringify(named)).toBe(JSON.stringify({ ...REX, name: 'Rex II', madeUpNote: 'Good dog' }));
+    const cleared = WITH_NOTE.merge(named, { madeUpNote: null, metadata: null });
     // Not left out (SQLite would answer without it, MySQL would have no SQL literal for it): null.
     expect(cleared).toStrictEqual({ ...REX, name: 'Rex II' });
-    expect(Object.keys(cleared)).toEqual(Object.keys(WITH_NICKNAME.fields));
+    expect(Object.keys(cleared)).toEqual(Object.keys(WITH_NOTE.fields));
   });
 
   it('merges metadata as RFC 7396 says, and empties it on null', () => {
-    const tagged = WITH_NICKNAME.merge(REX, { metadata: { erp_id: 'A-17', a: 'b' } });
+    const tagged = WITH_NOTE.merge(REX, { metadata: { erp_id: 'A-17', a: 'b' } });
     expect(tagged.metadata).toEqual({ erp_id: 'A-17', a: 'b' });
-    expect(WITH_NICKNAME.merge(tagged, { metadata: { a: null } as never }).metadata).toEqual({ erp_id: 'A-17' });
-    expect(WITH_NICKNAME.merge(tagged, { metadata: null }).metadata).toBe(NO_METADATA);
+    expect(WITH_NOTE.merge(tagged, { metadata: { a: null } as never }).metadata).toEqual({ erp_id: 'A-17' });
+    expect(WITH_NOTE.merge(tagged, { metadata: null }).metadata).toBe(NO_METADATA);
   });
 
   it('derives which fields a null may not remove, and which it clears, from the rules', () => {
-    expect(WITH_NICKNAME.nullMayNotRemove).toEqual(['name', 'categoryId', 'status']);
-    expect(WITH_NICKNAME.nullRemoves).toEqual(['metadata', 'nickname']);
-    expect(WITH_NICKNAME.written).toEqual(['name', 'categoryId', 'status', 'metadata', 'nickname']);
+    expect(WITH_NOTE.nullMayNotRemove).toEqual(['name', 'categoryId', 'status']);
+    expect(WITH_NOTE.nullRemoves).toEqual(['metadata', 'madeUpNote']);
+    expect(WITH_NOTE.written).toEqual(['name', 'categoryId', 'status', 'metadata', 'madeUpNote']);
     expect(ORDER.changed).toEqual(['status', 'shipDate', 'complete', 'metadata']);
     expect(ORDER.nullMayNotRemove).toEqual(['status', 'shipDate']);
   });
@@ -89,17 +96,17 @@ describe('ResourceShape', () => {
 
 describe('mergePatch', () => {
   it('types a member a patch may set to null as possibly absent, so that a whole-object merge must put it back (issue 57 trap 3)', () => {
-    const pet: PetDto & { nickname: string | null } = REX;
-    const patch: PetPatchDto & { nickname?: string | null } = { nickname: null };
+    const pet: PetDto & { madeUpNote: string | null } = REX;
+    const patch: PetPatchDto & { madeUpNote?: string | null } = { madeUpNote: null };
     const after = mergePatch(pet, patch);
     // @ts-expect-error a Merge Patch removes what a null names: put a cleared field back as null (or merge with ResourceShape.merge)
-    const wrong: PetDto & { nickname: string | null } = after;
-    const right: PetDto & { nickname: string | null } = {
+    const wrong: PetDto & { madeUpNote: string | null } = after;
+    const right: PetDto & { madeUpNote: string | null } = {
       ...after,
-      nickname: after.nickname ?? null,
+      madeUpNote: after.madeUpNote ?? null,
       metadata: after.metadata ?? NO_METADATA,
     };
-    expect(wrong).not.toHaveProperty('nickname');
-    expect(right.nickname).toBeNull();
+    expect(wrong).not.toHaveProperty('madeUpNote');
+    expect(right.madeUpNote).toBeNull();
   });
 });
