@@ -19,17 +19,11 @@ export function entityTagOf(json: string, link?: string): string {
  * its JSON's as sent (entityTagOf): its items all come from one reader, and a listing is its hot path.
  */
 export function entityTagOfAnswer(answer: object): string {
-  // JSON.stringify with a list of names writes each object's members in the list's order: all the
-  // answer's names, sorted, make it canonical without a sorted copy of each object (bench:alloc).
-  // A member named `__proto__` (a metadata key) cannot be in such a list: every object would be
-  // read for it and find its prototype. Then each object is written as a sorted copy.
-  const names = namesIn(answer, new Set());
-  const json = names.has('__proto__') ? JSON.stringify(answer, sortedCopy) : JSON.stringify(answer, [...names].sort());
-  return entityTagOf(json);
+  return entityTagOf(JSON.stringify(answer, canonicalMembers));
 }
 
-/** JSON.stringify's replacer writing each object as a copy with its members in order of their names (Object.fromEntries keeps `__proto__` a member). */
-function sortedCopy(_name: string, value: unknown): unknown {
+/** JSON.stringify's replacer for canonical JSON: an object's members by name (Object.fromEntries: `__proto__` stays a member). */
+function canonicalMembers(_name: string, value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const members = value as Record<string, unknown>;
   return Object.fromEntries(
@@ -37,18 +31,6 @@ function sortedCopy(_name: string, value: unknown): unknown {
       .sort()
       .map((name) => [name, members[name]]),
   );
-}
-
-/** Every member name of the objects in `value`, at any depth, added to `names`. */
-function namesIn(value: unknown, names: Set<string>): Set<string> {
-  if (typeof value !== 'object' || value === null) return names;
-  if (Array.isArray(value)) for (const item of value) namesIn(item, names);
-  else
-    for (const name of Object.keys(value)) {
-      names.add(name);
-      namesIn((value as Record<string, unknown>)[name], names);
-    }
-  return names;
 }
 
 /** `If-Match` or `If-None-Match` as a request sent it: `*` (any current representation), or the tags it names. */
