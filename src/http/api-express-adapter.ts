@@ -3,7 +3,7 @@ import { type ApiException, PreconditionFailedException, ValidationFailedExcepti
 import { sendApiError } from '../errors/api-exception.filter.js';
 import { HttpAnswer } from './answers.js';
 import { AnsweringExpressAdapter } from '../platform/nest-express-reply.js';
-import { entityTagOf, entityTagOfAnswer, failedPrecondition, parseEntityTags } from './entity-tag.js';
+import { entityTagOf, failedPrecondition, parseEntityTags } from './entity-tag.js';
 
 /**
  * Nest's Express adapter, which lets an answer (HttpAnswer) write its headers before it is sent.
@@ -88,7 +88,7 @@ export class ApiExpressAdapter extends AnsweringExpressAdapter {
     const json = JSON.stringify(answer);
     if (statusCode !== undefined) response.statusCode = statusCode;
     if (response.statusCode < 300) {
-      const conditional = evaluateRead(response, page ? json : answer, page);
+      const conditional = evaluateRead(response, json, page);
       if (conditional === 'not modified') {
         response.statusCode = 304;
         return response.end();
@@ -114,19 +114,16 @@ export interface RegisteredRoute {
 export const ALL_METHODS = '*';
 
 /**
- * Tags a successful answer (a page's JSON with its Link header: the next page is part of it; a
- * single resource by its canonical JSON, as a change's preconditions compare it) and, for a GET
+ * Tags a successful answer `json` (a page with its Link header: the next page is part of it; a
+ * single resource's tag is its JSON's alone, as a change's preconditions compare it) and, for a GET
  * or HEAD answered 200, evaluates its preconditions in RFC 9110 §13.2.2's order: an If-Match that
  * does not name the tag is a 412 (a malformed one a 400), then an If-None-Match that names it a
  * 304, with the tag and no body. A malformed If-None-Match is ignored, as RFC 9110 allows: the 200
  * follows. Changes evaluate theirs on the resource as read (http/preconditions.ts).
  */
-function evaluateRead(response: Response, answer: string | object, page: boolean): 'not modified' | ApiException | undefined {
+function evaluateRead(response: Response, json: string, page: boolean): 'not modified' | ApiException | undefined {
   const link = page ? response.getHeader('Link') : undefined;
-  const tag =
-    typeof answer === 'string'
-      ? entityTagOf(answer, Array.isArray(link) ? link.join(', ') : (link as string | undefined))
-      : entityTagOfAnswer(answer);
+  const tag = entityTagOf(json, Array.isArray(link) ? link.join(', ') : (link as string | undefined));
   response.setHeader('ETag', tag);
   const { method, headers } = response.req;
   const ifMatch = headers['if-match'];
