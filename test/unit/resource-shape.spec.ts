@@ -3,12 +3,10 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import { PET } from '../../src/pets/dto/pet-fields.js';
-import type { PetDto } from '../../src/pets/dto/pet.dto.js';
-import type { PetPatchDto } from '../../src/pets/dto/pet-patch.dto.js';
 import { ORDER } from '../../src/store/dto/order-fields.js';
 import { mergePatch } from '../../src/validation/merge-patch.js';
 import { NO_METADATA } from '../../src/validation/metadata.js';
-import { field, type Presence, ResourceShape } from '../../src/validation/resource-shape.js';
+import { type Answer, field, type Patch, type Presence, ResourceShape } from '../../src/validation/resource-shape.js';
 
 /**
  * A pet's fields of today, named one by one (a field added to PET changes nothing here), and a
@@ -94,14 +92,18 @@ describe('ResourceShape', () => {
   });
 });
 
+/** The answer and the patch of the made-up shape: a field added to PET changes neither. */
+type Noted = Answer<typeof WITH_NOTE.fields>;
+type NotedPatch = Patch<typeof WITH_NOTE.fields>;
+
 describe('mergePatch', () => {
   it('types a member a patch may set to null as possibly absent, so that a whole-object merge must put it back (issue 57 trap 3)', () => {
-    const pet: PetDto & { madeUpNote: string | null } = REX;
-    const patch: PetPatchDto & { madeUpNote?: string | null } = { madeUpNote: null };
+    const pet: Noted = REX;
+    const patch: NotedPatch = { madeUpNote: null };
     const after = mergePatch(pet, patch);
     // @ts-expect-error a Merge Patch removes what a null names: put a cleared field back as null (or merge with ResourceShape.merge)
-    const wrong: PetDto & { madeUpNote: string | null } = after;
-    const right: PetDto & { madeUpNote: string | null } = {
+    const wrong: Noted = after;
+    const right: Noted = {
       ...after,
       madeUpNote: after.madeUpNote ?? null,
       metadata: after.metadata ?? NO_METADATA,
