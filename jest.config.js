@@ -34,9 +34,9 @@ export default {
   ],
   // Global options: Jest ignores them inside a project.
   testTimeout: 60_000,
-  // Three files at once on our 2-core machines (Jest's default, cores - 1, is one): the e2e files
+  // Four files at once on our 2-core machines (Jest's default, cores - 1, is one): the e2e files
   // mostly wait, on child processes, the database, timers and sockets (issue 57).
-  maxWorkers: 3,
+  maxWorkers: 4,
   // Each file's time, for the slowest files `npm test` ends with (scripts/test-all.sh).
   reporters: ['default', '<rootDir>/scripts/jest-file-times.js'],
 };
