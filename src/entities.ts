@@ -5,6 +5,7 @@ import { Pet } from './pets/pet.entity.js';
 import { PetMetadataEntry } from './pets/pet-metadata.entity.js';
 import { Order } from './store/order.entity.js';
 import { RequestLogEntry } from './request-log/request-log.entity.js';
+import { Sandbox } from './sandboxes/sandbox.entity.js';
 import { OrderMetadataEntry } from './store/order-metadata.entity.js';
 import { WebhookAttempt } from './webhook-delivery/webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery/webhook-delivery.entity.js';
@@ -27,4 +28,5 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   RequestLogEntry,
+  Sandbox,
 ];

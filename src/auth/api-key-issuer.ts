@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../database/constraint-violations.js';
 import type { SqlRunner } from '../database/sql.js';
+import { Environment } from '../environments/environment.js';
 import { isName } from '../validation/is-name.validator.js';
 import { generateApiKey } from './api-key-secret.js';
 import type { ApiKey } from './api-key.entity.js';
@@ -43,6 +44,8 @@ export interface NewKeyOptions {
   readonly scopes?: Iterable<Scope>;
   /** Never, when not given. */
   readonly expiry?: KeyExpiry | null;
+  /** Live when not given; a sandbox's key begins `psk_test_`. */
+  readonly environment?: Environment;
 }
 
 /**
@@ -85,7 +88,13 @@ export class ApiKeyIssuer {
         await this.refuseIfRolled(id, transaction);
         const now = await this.keys.now(transaction);
         const overlapEnds = storableKeyTime(new Date(now.getTime() + overlapMs), 'overlap');
-        const made = await this.issue(transaction, now, old.name, { scopes: readScopes(old.scopes), expiry }, id);
+        const made = await this.issue(
+          transaction,
+          now,
+          old.name,
+          { scopes: readScopes(old.scopes), expiry, environment: Environment.of(old.environment) },
+          id,
+        );
         await this.keys.expireBy(id, overlapEnds, transaction);
         return { rolled: (await this.keys.find(id, transaction))!, ...made };
       });
@@ -119,14 +128,23 @@ export class ApiKeyIssuer {
     transaction: SqlRunner,
     createdAt: Date,
     name: string,
-    { scopes = SCOPES, expiry = null }: NewKeyOptions,
+    { scopes = SCOPES, expiry = null, environment = Environment.LIVE }: NewKeyOptions,
     rolledFromId: number | null,
   ): Promise<{ apiKey: ApiKey; key: string }> {
     if (!isName(name, 1, API_KEY_NAME_MAX)) throw new InvalidApiKeyNameError();
     const expiresAt = expiry && expiryAfter(createdAt, expiry);
-    const secret = generateApiKey();
+    const secret = generateApiKey(!environment.livemode);
     const apiKey = await this.keys.insert(
-      { name, prefix: secret.prefix, keyHash: secret.hash, scopes: formatScopes(scopes), createdAt, expiresAt, rolledFromId },
+      {
+        name,
+        prefix: secret.prefix,
+        keyHash: secret.hash,
+        scopes: formatScopes(scopes),
+        createdAt,
+        expiresAt,
+        rolledFromId,
+        environment: environment.id,
+      },
       transaction,
     );
     return { apiKey, key: secret.key };

@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 const KEY_PREFIX = 'psk_';
-const PREFIX_LENGTH = KEY_PREFIX.length + 8;
+/** A sandbox's keys (DECISIONS "Sandboxes"): people and secret scanners tell them apart; the service never reads it. */
+const SANDBOX_KEY_PREFIX = 'psk_test_';
+/** The characters of a key a listing shows (the stored prefix column holds 16). */
+const PREFIX_LENGTH = 12;
+const SANDBOX_PREFIX_LENGTH = 16;
 
 export interface NewApiKeySecret {
   /** The key itself: shown once, never stored. */
@@ -11,10 +15,10 @@ export interface NewApiKeySecret {
   readonly hash: string;
 }
 
-/** `psk_` and 32 random bytes in base64url: 256 bits of entropy. */
-export function generateApiKey(): NewApiKeySecret {
-  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  return { key, prefix: key.slice(0, PREFIX_LENGTH), hash: hashApiKey(key) };
+/** `psk_` (a sandbox's: `psk_test_`) and 32 random bytes in base64url: 256 bits of entropy. */
+export function generateApiKey(sandbox = false): NewApiKeySecret {
+  const key = (sandbox ? SANDBOX_KEY_PREFIX : KEY_PREFIX) + randomBytes(32).toString('base64url');
+  return { key, prefix: key.slice(0, sandbox ? SANDBOX_PREFIX_LENGTH : PREFIX_LENGTH), hash: hashApiKey(key) };
 }
 
 /** SHA-256, hex: what the store keeps and looks keys up by. */

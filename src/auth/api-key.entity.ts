@@ -2,11 +2,17 @@ import { Column, Entity, Index } from 'typeorm';
 import { COMPARED_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { formatScopes, SCOPES } from './scopes.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 @Entity({ name: 'api_keys' })
+@Index('IDX_api_keys_environment_id', ['environment', 'id'])
 @Index('UQ_api_keys_key_hash', ['keyHash'], { unique: true })
 @Index('UQ_api_keys_rolled_from_id', ['rolledFromId'], { unique: true })
 export class ApiKey extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   @Column({ type: 'varchar', length: 100, ...UNICODE_TEXT })
   name: string;
 

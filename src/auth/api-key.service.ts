@@ -6,6 +6,7 @@ import { SharedRedis } from '../redis/shared-redis.js';
 import { hashApiKey } from './api-key-secret.js';
 import { ApiKeyExpiredException, ApiKeyInvalidException, ApiKeyMissingException } from './api-key.exceptions.js';
 import type { ApiKeyPrincipal } from './api-key.principal.js';
+import { Environment } from '../environments/environment.js';
 import { ApiKeysRepository, type KeyToCheck } from './api-keys.repository.js';
 import { readBearerToken } from './bearer-token.js';
 import { FailedAuthentications } from './failed-authentications.js';
@@ -80,7 +81,7 @@ export class ApiKeyService implements OnModuleInit {
   ) {
     this.bootstrapKeys = config.apiKeys.map((key) => ({
       hash: Buffer.from(hashApiKey(key), 'hex'),
-      principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS', scopes: ALL_SCOPES, expiresAt: null },
+      principal: { keyId: bootstrapKeyId(key), name: 'API_KEYS', scopes: ALL_SCOPES, expiresAt: null, environment: Environment.LIVE },
     }));
     this.failures = new FailedAuthentications(config.authFailuresPerMinute);
   }
@@ -243,7 +244,13 @@ export class ApiKeyService implements OnModuleInit {
       this.stateById.set(row.id, keyState(row));
       return {
         id: row.id,
-        principal: { keyId: `key-${row.id}`, name: row.name, scopes: readScopes(row.scopes), expiresAt: row.expiresAt?.getTime() ?? null },
+        principal: {
+          keyId: `key-${row.id}`,
+          name: row.name,
+          scopes: readScopes(row.scopes),
+          expiresAt: row.expiresAt?.getTime() ?? null,
+          environment: Environment.of(row.environment),
+        },
       };
     } catch (error) {
       // A failed lookup decides nothing: the next request asks again.

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { datetime, id, optionalDatetime, optionalId, text } from '../database/columns.js';
+import { datetime, id, integer, optionalDatetime, optionalId, text } from '../database/columns.js';
 import { type Row, Sql, type SqlRunner } from '../database/sql.js';
 import { listOf } from '../database/sql-literal.js';
 import type { ApiKey } from './api-key.entity.js';
 
 const COLUMNS =
   'id, name, prefix, key_hash AS keyHash, scopes, created_at AS createdAt, last_used_at AS lastUsedAt, ' +
-  'revoked_at AS revokedAt, expires_at AS expiresAt, rolled_from_id AS rolledFromId';
+  'revoked_at AS revokedAt, expires_at AS expiresAt, rolled_from_id AS rolledFromId, environment';
 const ALL = `SELECT ${COLUMNS} FROM api_keys ORDER BY id`;
 const BY_ID = `SELECT ${COLUMNS} FROM api_keys WHERE id = ?`;
-const TO_CHECK = 'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt, expires_at AS expiresAt FROM api_keys';
+const TO_CHECK =
+  'SELECT id, name, key_hash AS keyHash, scopes, revoked_at AS revokedAt, expires_at AS expiresAt, environment FROM api_keys';
 const BY_HASH = `${TO_CHECK} WHERE key_hash = ?`;
 const BY_IDS = `${TO_CHECK} WHERE id IN (?)`;
 /** Keys read back by id in one statement: far below either database's limit of parameters. */
@@ -21,7 +22,8 @@ const SUCCESSOR = 'SELECT id FROM api_keys WHERE rolled_from_id = ?';
  * one's successor.
  */
 const LOCK = 'UPDATE api_keys SET id = id WHERE id = ?';
-const INSERT = 'INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at, expires_at, rolled_from_id) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const INSERT =
+  'INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at, expires_at, rolled_from_id, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 const REVOKE = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL';
 /** Brings an expiry forward, never back: a key that expires sooner keeps its time. */
 const EXPIRE_BY = 'UPDATE api_keys SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)';
@@ -40,12 +42,13 @@ const readApiKey = (row: Row): ApiKey => ({
   revokedAt: optionalDatetime(row.revokedAt),
   expiresAt: optionalDatetime(row.expiresAt),
   rolledFromId: optionalId(row.rolledFromId),
+  environment: integer(row.environment),
 });
 
 const readId = (row: Row): number => id(row.id);
 
 /** What authentication reads of a key. */
-export type KeyToCheck = Pick<ApiKey, 'id' | 'name' | 'keyHash' | 'scopes' | 'revokedAt' | 'expiresAt'>;
+export type KeyToCheck = Pick<ApiKey, 'id' | 'name' | 'keyHash' | 'scopes' | 'revokedAt' | 'expiresAt' | 'environment'>;
 
 const readKeyToCheck = (row: Row): KeyToCheck => ({
   id: id(row.id),
@@ -54,6 +57,7 @@ const readKeyToCheck = (row: Row): KeyToCheck => ({
   scopes: text(row.scopes),
   revokedAt: optionalDatetime(row.revokedAt),
   expiresAt: optionalDatetime(row.expiresAt),
+  environment: integer(row.environment),
 });
 
 /**
@@ -92,8 +96,8 @@ export class ApiKeysRepository {
 
   /** Stores a new key, as made, inside `transaction`. */
   async insert(key: Omit<ApiKey, 'id' | 'lastUsedAt' | 'revokedAt'>, transaction: SqlRunner): Promise<ApiKey> {
-    const { name, prefix, keyHash, scopes, createdAt, expiresAt, rolledFromId } = key;
-    const { insertId } = await transaction.run(INSERT, [name, prefix, keyHash, scopes, createdAt, expiresAt, rolledFromId]);
+    const { name, prefix, keyHash, scopes, createdAt, expiresAt, rolledFromId, environment } = key;
+    const { insertId } = await transaction.run(INSERT, [name, prefix, keyHash, scopes, createdAt, expiresAt, rolledFromId, environment]);
     return { ...key, id: insertId, lastUsedAt: null, revokedAt: null };
   }
 

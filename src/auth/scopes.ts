@@ -8,7 +8,17 @@ import { ApiExtension } from '@nestjs/swagger';
  * of an existing resource needs both, as its answer shows it). A key holds any set of them; one
  * made without a choice holds all.
  */
-export const SCOPES = ['pets:read', 'pets:write', 'store:read', 'store:write', 'webhooks:read', 'webhooks:write', 'requests:read'] as const;
+export const SCOPES = [
+  'pets:read',
+  'pets:write',
+  'store:read',
+  'store:write',
+  'webhooks:read',
+  'webhooks:write',
+  'requests:read',
+  'sandboxes:read',
+  'sandboxes:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The route metadata RequiresScope sets and ScopeGuard reads. */

@@ -33,6 +33,8 @@ const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'webhooks:read': 'list and get webhook endpoints and events',
   'webhooks:write': 'add webhook endpoints (and change, test and remove them, send events again, with the read scope too)',
   'requests:read': "list and get the key's own requests (the request log)",
+  'sandboxes:read': 'list and get sandboxes (a live key only)',
+  'sandboxes:write': 'make and delete sandboxes (a live key only)',
 };
 
 /** `text` in lines of at most `width` characters, each after `indent` but the first. */

@@ -18,6 +18,7 @@ import { StoredAnswersOfAnySize1795220600000 } from './migrations/1795220600000-
 import { WebhookEndpointMakers1795220650000 } from './migrations/1795220650000-WebhookEndpointMakers.js';
 import { ExactComparedText1795220700000 } from './migrations/1795220700000-ExactComparedText.js';
 import { RequestLogCount1795220800000 } from './migrations/1795220800000-RequestLogCount.js';
+import { Sandboxes1795221000000 } from './migrations/1795221000000-Sandboxes.js';
 import { acceptColumnType } from '../platform/typeorm-column-types.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   WebhookEndpointMakers1795220650000,
   ExactComparedText1795220700000,
   RequestLogCount1795220800000,
+  Sandboxes1795221000000,
 ];
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
 import { PINO_LOGGER } from '../logging/logging.module.js';
 import { id, datetime, type Row } from './columns.js';
+import { checkConfined } from './confined-statements.js';
 import { poolUse, type PoolUse } from '../platform/mysql2-pool.js';
 import { type Mysql2Connection, type Mysql2Error, type Mysql2OkPacket, type Mysql2Pool, mysqlPoolOf } from './mysql-pool.js';
 import { SqlDialect } from './sql-dialect.js';
@@ -254,6 +255,11 @@ export class Sql implements SqlRunner {
     send: (answer: (error: Mysql2Error | null, result?: unknown) => void) => void,
   ): Promise<unknown> {
     if (this.debug) this.logger!.debug({ context: 'TypeORM', sql }, 'query');
+    try {
+      checkConfined(sql);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     return new Promise((resolve, reject) => {
       let pending = true;
       const timer = setTimeout(() => {
@@ -321,11 +327,13 @@ function written({ insertId, affectedRows }: Mysql2OkPacket): Written {
 }
 
 async function sqliteRows<T>(runner: QueryRunner, sql: string, parameters: readonly unknown[], read: (row: Row) => T): Promise<T[]> {
+  checkConfined(sql);
   const expanded = withListsExpanded(sql, parameters);
   return readRows((await runner.query(expanded.sql, expanded.parameters.map(sqliteValue), true)).records as Row[], read);
 }
 
 async function sqliteRun(runner: QueryRunner, sql: string, parameters: readonly unknown[]): Promise<Written> {
+  checkConfined(sql);
   const expanded = withListsExpanded(sql, parameters);
   const { raw, affected } = await runner.query(expanded.sql, expanded.parameters.map(sqliteValue), true);
   const affectedRows = affected ?? 0;

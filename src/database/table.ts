@@ -24,9 +24,7 @@ export class Table<E, K extends keyof E & string> {
       if (!column) throw new Error(`${metadata.name} has no column for ${property}`);
       return { property, column, read: readerOf(column) };
     });
-    this.columns = this.fields
-      .map(({ property, column }) => (column.databaseName === property ? property : `${column.databaseName} AS ${property}`))
-      .join(', ');
+    this.columns = this.fields.map(({ property, column }) => selected(column, property)).join(', ');
     // The properties are the entity's own names (identifiers TypeORM read from its decorators), never a client's text.
     const members = this.fields.map(({ property }, i) => `${JSON.stringify(property)}: read[${i}](row[${JSON.stringify(property)}])`);
     this.read = new Function('read', `return (row) => ({ ${members.join(', ')} });`)(this.fields.map(({ read }) => read)) as (
@@ -43,12 +41,14 @@ export class Table<E, K extends keyof E & string> {
 
   /** The select list with each column of the table `alias` (`p.category_id AS categoryId`), for a join. */
   columnsOf(alias: string): string {
-    return this.fields.map(({ property, column }) => `${alias}.${column.databaseName} AS ${property}`).join(', ');
+    return this.fields.map(({ property, column }) => selected(column, property, alias)).join(', ');
   }
 
   /** The column of a property. */
   column(property: K): string {
-    return this.field(property).column.databaseName;
+    const { column } = this.field(property);
+    if (column.query) throw new Error(`${this.name}.${property} is read from a query, never written`);
+    return column.databaseName;
   }
 
   /**
@@ -87,6 +87,16 @@ export interface WrittenColumns<E, P extends keyof E> {
   readonly values: (object: Pick<E, P>) => unknown[];
 }
 
+/**
+ * A column in a select list, as `property`: its own (`category_id AS categoryId`), or for a virtual
+ * column (TypeORM's VirtualColumn: livemode) the expression its query gives, `(environment = 0) AS livemode`.
+ */
+function selected(column: ColumnMetadata, property: string, alias?: string): string {
+  if (column.query) return `(${column.query(alias ?? '')}) AS ${property}`;
+  const name = alias ? `${alias}.${column.databaseName}` : column.databaseName;
+  return name === property ? property : `${name} AS ${property}`;
+}
+
 /** How a column's value, as either driver returns it, is read (columns.ts), then through the entity's transformer, if any. */
 function readerOf(column: ColumnMetadata): (value: unknown) => unknown {
   const read = baseReaderOf(column);
@@ -97,6 +107,8 @@ function readerOf(column: ColumnMetadata): (value: unknown) => unknown {
 function baseReaderOf({ type, isNullable, isPrimary, propertyName, entityMetadata }: ColumnMetadata): (value: unknown) => unknown {
   switch (type) {
     case 'bigint':
+      // An environment (EnvironmentColumn, the one bigint that defaults to 0): live's 0, or a sandbox's id.
+      if (propertyName === 'environment') return integer;
       // Every bigint the service stores is an id or one of another's (1 to 2^53-1): a value past it is a 500, never rounded.
       return isNullable ? optionalId : id;
     case 'int':

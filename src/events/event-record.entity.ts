@@ -1,6 +1,7 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
 import { COMPARED_TEXT, EXACT_TEXT, uniqueColumnName } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 /**
  * A row of the outbox: an event, written in the transaction of the write it tells of and never
@@ -9,9 +10,14 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 @Entity({ name: 'events' })
 @Unique(uniqueColumnName('events', 'public_id'), ['publicId'])
 @Index('IDX_events_dispatched', ['dispatched', 'id'])
-@Index('IDX_events_type_id', ['type', 'id'])
+@Index('IDX_events_environment_type_id', ['environment', 'type', 'id'])
+@Index('IDX_events_environment_id', ['environment', 'id'])
 @Index('IDX_events_created_at', ['createdAt'])
 export class EventRecord extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   /** `evt_…`, the id the API and the deliveries (`webhook-id`) show. */
   @Column({ name: 'public_id', type: 'varchar', length: 40, ...COMPARED_TEXT })
   publicId: string;

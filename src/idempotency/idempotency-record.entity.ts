@@ -1,14 +1,20 @@
 import { Column, Entity, Index } from 'typeorm';
 import { COMPARED_TEXT, EXACT_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 export type IdempotencyState = 'in_flight' | 'done';
 
 /** The first response to a request sent with an Idempotency-Key, kept for 24 hours. */
 @Entity({ name: 'idempotency_records' })
+@Index('IDX_idempotency_records_environment_id', ['environment', 'id'])
 @Index('UQ_idempotency_records_key', ['keyId', 'idempotencyKey'], { unique: true })
 @Index('IDX_idempotency_records_expires_at', ['expiresAt'])
 export class IdempotencyRecord extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   @Column({ name: 'key_id', type: 'varchar', length: 64, ...COMPARED_TEXT })
   keyId: string;
 

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { COMPARED_TEXT } from '../database/entity-columns.js';
 import { Pet } from './pet.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 /**
  * A pair of a pet's metadata, indexed so that a listing filtered by one pair reads only the pets that
@@ -8,8 +9,12 @@ import { Pet } from './pet.entity.js';
  * in the same write; gone with the pet.
  */
 @Entity({ name: 'pet_metadata' })
-@Index('IDX_pet_metadata_pair', ['name', 'value', 'petId'])
+@Index('IDX_pet_metadata_environment_pair', ['environment', 'name', 'value', 'petId'])
 export class PetMetadataEntry {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   @PrimaryColumn({ name: 'pet_id', type: 'bigint' })
   petId: number;
 

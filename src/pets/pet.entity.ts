@@ -3,10 +3,20 @@ import { COMPARED_TEXT, EXACT_TEXT, UNICODE_TEXT } from '../database/entity-colu
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { METADATA_COLUMN, type Metadata } from '../validation/metadata.js';
 import type { PetStatus } from './pet-status.js';
+import { EnvironmentColumn, LivemodeColumn } from '../environments/environment-column.js';
 
 @Entity({ name: 'pets' })
-@Index('IDX_pets_status_id', ['status', 'id'])
+@Index('IDX_pets_environment_status_id', ['environment', 'status', 'id'])
+@Index('IDX_pets_environment_id', ['environment', 'id'])
 export class Pet extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
+  /** Whether the row is live's, read with it (never stored): every answer's `livemode`. */
+  @LivemodeColumn()
+  livemode: boolean;
+
   @Column({ type: 'varchar', length: 255, ...UNICODE_TEXT })
   name: string;
 

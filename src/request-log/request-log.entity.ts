@@ -1,6 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { COMPARED_TEXT, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 /**
  * An entry of the request log: a request a key made, as answered. Written in batches off the
@@ -8,6 +9,7 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
  * the key, the client's address and its User-Agent are for the operator's command only.
  */
 @Entity({ name: 'request_log' })
+@Index('IDX_request_log_environment_id', ['environment', 'id'])
 @Index('IDX_request_log_key_time', ['keyId', 'createdAt', 'id'])
 @Index('IDX_request_log_key_status', ['keyId', 'status', 'createdAt', 'id'])
 @Index('IDX_request_log_key_status_class', ['keyId', 'statusClass', 'createdAt', 'id'])
@@ -16,6 +18,10 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 @Index('IDX_request_log_request', ['requestId', 'createdAt'])
 @Index('IDX_request_log_created_at', ['createdAt'])
 export class RequestLogEntry extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   /** Its X-Request-Id: the client's, when it sent a sane one, so not unique. */
   @Column({ name: 'request_id', type: 'varchar', length: 128, ...COMPARED_TEXT })
   requestId: string;

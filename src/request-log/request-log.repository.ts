@@ -19,6 +19,7 @@ export interface RequestFilter {
 }
 
 const WRITTEN = [
+  'environment',
   'requestId',
   'keyId',
   'createdAt',

@@ -1,3 +1,4 @@
+import type { ApiKeyPrincipal } from '../auth/api-key.principal.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Counter, Gauge } from 'prom-client';
@@ -107,7 +108,7 @@ export class RequestLogWriter implements OnApplicationBootstrap, OnApplicationSh
       const { statusCode: status } = response;
       if (!reads && isRead(request.method) && ((status >= 200 && status < 300) || status === 304)) return;
       const route = routeOf(request);
-      const entry = entryOf(request, response, key.keyId, durationMs, route ? operationOf(request.method, route) : null, this.clock.now());
+      const entry = entryOf(request, response, key, durationMs, route ? operationOf(request.method, route) : null, this.clock.now());
       if (status === 429) this.countRefused(entry);
       else this.enqueue(entry);
     };
@@ -238,7 +239,7 @@ function isRead(method: string): boolean {
 function entryOf(
   request: Request,
   response: Response,
-  keyId: string,
+  { keyId, environment }: ApiKeyPrincipal,
   durationMs: number,
   operation: DocumentedOperation | null,
   now: number,
@@ -247,6 +248,7 @@ function entryOf(
   return {
     requestId: request.requestId,
     keyId,
+    environment: environment.id,
     createdAt: new Date(now - durationMs),
     method: request.method.slice(0, 16),
     path: redactUrlKeeping(request.originalUrl, operation?.takesQueryParameter ?? takesNoQueryParameter).slice(0, 2048),

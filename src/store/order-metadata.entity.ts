@@ -1,6 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { COMPARED_TEXT } from '../database/entity-columns.js';
 import { Order } from './order.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 /**
  * A pair of an order's metadata, indexed so that a listing filtered by one pair reads only the orders that
@@ -8,8 +9,12 @@ import { Order } from './order.entity.js';
  * in the same write; gone with the order.
  */
 @Entity({ name: 'order_metadata' })
-@Index('IDX_order_metadata_pair', ['name', 'value', 'orderId'])
+@Index('IDX_order_metadata_environment_pair', ['environment', 'name', 'value', 'orderId'])
 export class OrderMetadataEntry {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   @PrimaryColumn({ name: 'order_id', type: 'bigint' })
   orderId: number;
 

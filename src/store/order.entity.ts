@@ -4,11 +4,21 @@ import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { METADATA_COLUMN, type Metadata } from '../validation/metadata.js';
 import { Pet } from '../pets/pet.entity.js';
 import type { OrderStatus } from './order-status.js';
+import { EnvironmentColumn, LivemodeColumn } from '../environments/environment-column.js';
 
 @Entity({ name: 'orders' })
-@Index('IDX_orders_status_id', ['status', 'id'])
+@Index('IDX_orders_environment_status_id', ['environment', 'status', 'id'])
+@Index('IDX_orders_environment_id', ['environment', 'id'])
 @Index('IDX_orders_pet_id', ['petId'])
 export class Order extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
+  /** Whether the row is live's, read with it (never stored): every answer's `livemode`. */
+  @LivemodeColumn()
+  livemode: boolean;
+
   @Column({ name: 'pet_id', type: 'bigint' })
   petId: number;
 

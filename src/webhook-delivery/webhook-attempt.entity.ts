@@ -2,11 +2,17 @@ import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 /** One try of a delivery, kept for the event's log (`GET /events/{id}`). */
 @Entity({ name: 'webhook_attempts' })
+@Index('IDX_webhook_attempts_environment_id', ['environment', 'id'])
 @Index('IDX_webhook_attempts_delivery', ['deliveryId', 'id'])
 export class WebhookAttempt extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   @Column({ name: 'delivery_id', type: 'bigint' })
   deliveryId: number;
 

@@ -3,6 +3,7 @@ import { COMPARED_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
 import { EventRecord } from '../events/event-record.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -13,10 +14,15 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed';
  * migration (ids never change): NO ACTION to TypeORM, MySQL 8 and SQLite; MariaDB says RESTRICT.
  */
 @Entity({ name: 'webhook_deliveries' })
+@Index('IDX_webhook_deliveries_environment_id', ['environment', 'id'])
 @Unique('UQ_webhook_deliveries_event_endpoint', ['eventId', 'endpointId'])
 @Index('IDX_webhook_deliveries_due', ['state', 'nextAttemptAt'])
 @Index('IDX_webhook_deliveries_endpoint', ['endpointId', 'state'])
 export class WebhookDelivery extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   @Column({ name: 'event_id', type: 'bigint' })
   eventId: number;
 

@@ -1,11 +1,17 @@
-import { Column, Entity, Unique } from 'typeorm';
+import { Column, Entity, Index, Unique } from 'typeorm';
 import { COMPARED_TEXT, uniqueColumnName, UNICODE_TEXT } from '../database/entity-columns.js';
 import { NumericIdEntity } from '../database/numeric-id.entity.js';
+import { EnvironmentColumn } from '../environments/environment-column.js';
 
 /** Where events are POSTed, signed with `secret` (and `previousSecret` until a rotation's overlap ends). */
 @Entity({ name: 'webhook_endpoints' })
+@Index('IDX_webhook_endpoints_environment_id', ['environment', 'id'])
 @Unique(uniqueColumnName('webhook_endpoints', 'public_id'), ['publicId'])
 export class WebhookEndpoint extends NumericIdEntity {
+  /** The environment the row belongs to: 0 live, a sandbox's id (Environment). */
+  @EnvironmentColumn()
+  environment: number;
+
   /** `we_…`, the id the API shows. */
   @Column({ name: 'public_id', type: 'varchar', length: 40, ...COMPARED_TEXT })
   publicId: string;

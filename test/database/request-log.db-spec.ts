@@ -17,6 +17,7 @@ describe.each(DATABASE_KINDS)('the request log table on %s', (kind) => {
   });
 
   const entry = (i: number, keyId: string): LoggedRequest => ({
+    environment: 0,
     requestId: `rl-db-${i}`,
     keyId,
     createdAt: new Date(Date.UTC(2026, 10, 26, 12, 0, 0, i)),

@@ -145,7 +145,8 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
     await dataSource.runMigrations();
     const scopes = async () => dataSource.query("SELECT name, scopes FROM api_keys WHERE name IN ('everything', 'reader') ORDER BY name");
     expect(await scopes()).toEqual([
-      { name: 'everything', scopes: `${six} requests:read` },
+      // And Sandboxes (1.6.0), after it, the sandboxes scopes.
+      { name: 'everything', scopes: `${six} requests:read sandboxes:read sandboxes:write` },
       { name: 'reader', scopes: 'pets:read' },
     ]);
     await revertThrough(RequestLog1795220500000);
@@ -178,7 +179,7 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
     expect(await made()).toEqual(asMade);
     await dataSource.query(INSERT_OLDER_KEY, ['after', 'e'.repeat(64)]);
     expect(await dataSource.query("SELECT scopes FROM api_keys WHERE name = 'after'")).toEqual([
-      { scopes: 'pets:read pets:write store:read store:write webhooks:read webhooks:write requests:read' },
+      { scopes: 'pets:read pets:write store:read store:write webhooks:read webhooks:write requests:read sandboxes:read sandboxes:write' },
     ]);
     await revertThrough(ExactComparedText1795220700000);
     expect(await made()).toEqual(before);

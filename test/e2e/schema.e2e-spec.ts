@@ -60,7 +60,7 @@ describe.each(DATABASE_KINDS)('the entities and the migrations on %s', (kind) =>
     it('declares the character set and collation the migrations gave each column', async () => {
       const exact = await exactCollation(dataSource);
       const declared = (await tablesOfEntities()).flatMap(([entity, table]) =>
-        entity.columns.map(({ databaseName, charset, collation }) => {
+        storedColumns(entity).map(({ databaseName, charset, collation }) => {
           const column = table.columns.find(({ name }) => name === databaseName)!;
           const made = column.collation === exact ? EXACT_COLLATION : column.collation;
           return { column: `${table.name}.${databaseName}`, entity: [charset, collation], migration: [column.charset, made] };
@@ -112,7 +112,7 @@ async function mariaDbReadings(dataSource: DataSource, tables: [EntityMetadata, 
   const [{ version }]: { version: string }[] = await dataSource.query('SELECT VERSION() AS version');
   if (!version.includes('MariaDB')) return [];
   return tables.flatMap(([entity, table]) => {
-    const nullDefaulted = entity.columns.filter((metadata) => {
+    const nullDefaulted = storedColumns(entity).filter((metadata) => {
       const column = table.columns.find(({ name }) => name === metadata.databaseName);
       if (!column || !metadata.isNullable || metadata.default !== undefined || column.default !== "'NULL'") return false;
       const withoutMariaDbsNull = column.clone();
@@ -174,7 +174,9 @@ function shapeOfKey(key: KeyShape): string {
 function shapeOfEntity(entity: EntityMetadata) {
   const names = (columns: { databaseName: string }[]) => columns.map(({ databaseName }) => databaseName).join(', ');
   return {
-    columns: entity.columns.map(({ databaseName, isNullable, isPrimary }) => columnShape(databaseName, isNullable, isPrimary)).sort(),
+    columns: storedColumns(entity)
+      .map(({ databaseName, isNullable, isPrimary }) => columnShape(databaseName, isNullable, isPrimary))
+      .sort(),
     indices: entity.indices.map(({ name, columns, isUnique }) => `${name} (${names(columns)})${isUnique ? ' UNIQUE' : ''}`).sort(),
     uniques: entity.uniques.map(({ name, columns }) => `${name} (${names(columns)})`).sort(),
     foreignKeys: entity.foreignKeys.map(shapeOfKey).sort(),
@@ -195,4 +197,9 @@ function shapeOfTable(table: Table) {
 
 function columnShape(name: string, isNullable: boolean, isPrimary: boolean): string {
   return `${name}${isNullable ? ' NULL' : ''}${isPrimary ? ' PRIMARY KEY' : ''}`;
+}
+
+/** An entity's columns that a table holds: a virtual one (livemode, read as `environment = 0`) is none. */
+function storedColumns(entity: EntityMetadata): EntityMetadata['columns'] {
+  return entity.columns.filter(({ isVirtualProperty }) => !isVirtualProperty);
 }

@@ -18,7 +18,7 @@ class WatchedKeys {
 
   add(id: number, key: string): void {
     const keyHash = hashApiKey(key);
-    this.rows.set(keyHash, { id, name: `key ${id}`, keyHash, scopes: 'pets:read', revokedAt: null, expiresAt: null });
+    this.rows.set(keyHash, { id, name: `key ${id}`, keyHash, scopes: 'pets:read', revokedAt: null, expiresAt: null, environment: 0 });
   }
 
   async findByHash(hash: string) {
