@@ -185,7 +185,11 @@ describe.each(RESOURCES)('$name: every member of its declaration', (resource) =>
       if (((own as { nullable?: boolean }).nullable ?? false) !== expected.nullable)
         problems.push(
           `${schemaName}.${member} is ${expected.nullable ? 'not ' : ''}nullable, but a ${rule} field is${expected.nullable ? '' : ' not'} there: ` +
-            `its property in ${resource.declaration} must spread the presence it is given into its ApiProperty; then ${REGENERATE}`,
+            (expected.nullable
+              ? `its property in ${resource.declaration} must spread the presence it is given last into its ApiProperty (\`...presence\`)`
+              : `drop \`nullable\` from its property in ${resource.declaration}: whether it may be null comes from its rule ` +
+                '(field.clearable: on a patch only), spread last into its ApiProperty') +
+            `; then ${REGENERATE}`,
         );
     }
     expect(problems).toEqual([]);
