@@ -62,6 +62,7 @@ import { commandWithFlags, memory, productionCommand, ready, serviceEnvironment,
 import { slowClientAttack, type SlowClientFigures } from './slow-clients.js';
 import { webhookBench } from './webhooks.js';
 import { PetsRepository } from '../src/pets/pets.repository.js';
+import { Environment } from '../src/environments/environment.js';
 import { explainReads, planLines } from './explain.js';
 import { requestLogScaleRun } from './request-log-scale.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
@@ -488,10 +489,10 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
 
   // The statements the service itself sends, from its own repository, explained by MySQL.
   const plans = await explainReads(pool, databaseUrl, (sql) => new PetsRepository(sql), [
-    ['status filter, first page', (pets) => pets.page('sold', undefined, 0, 21)],
-    ['status filter, deep page', (pets) => pets.page('sold', undefined, large.deep, 21)],
-    ['no filter, deep page', (pets) => pets.page(undefined, undefined, large.deep, 21)],
-    ['metadata pair, deep page', (pets) => pets.page(undefined, pair, deepInPair(SCALE), 21)],
+    ['status filter, first page', (pets) => pets.page(Environment.LIVE, 'sold', undefined, 0, 21)],
+    ['status filter, deep page', (pets) => pets.page(Environment.LIVE, 'sold', undefined, large.deep, 21)],
+    ['no filter, deep page', (pets) => pets.page(Environment.LIVE, undefined, undefined, large.deep, 21)],
+    ['metadata pair, deep page', (pets) => pets.page(Environment.LIVE, undefined, pair, deepInPair(SCALE), 21)],
   ]);
   const lines = [
     '',
