@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import type { Sql } from '../../src/database/sql.js';
 import { InsertedId } from '../../src/database/statement.js';
 import { UnitOfWork } from '../../src/database/unit-of-work.js';
+import { Environment } from '../../src/environments/environment.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
 import { Idempotency, IdempotentRequest } from '../../src/idempotency/idempotency.js';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
@@ -38,14 +39,14 @@ describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
   });
 
   const petsNamed = async (name: string) =>
-    (await sql.rows('SELECT COUNT(*) AS n FROM pets WHERE name = ?', [name], (row) => Number(row.n)))[0];
+    (await sql.rows('SELECT COUNT(*) AS n FROM pets WHERE environment = 0 AND name = ?', [name], (row) => Number(row.n)))[0];
 
   it('lets no late owner complete a claim taken over from it: its create is rolled back with IDEMPOTENCY_KEY_IN_USE', async () => {
     const body = { name: `Late owner ${kind} ${Date.now()}`, categoryId: 1 };
     // As the service makes a pet (PET): every field a create leaves out has its value.
-    const pet = PET.create(body, { id: 0 });
+    const pet = PET.create(body, { id: 0, livemode: true });
     const id = new InsertedId('pet');
-    const create = async () => ({ answer: pet, answerId: id, statements: pets.insert(pet, id) });
+    const create = async () => ({ answer: pet, answerId: id, statements: pets.insert(Environment.LIVE, pet, id) });
     const request = () => new IdempotentRequest('key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
 
     const lateOwner = idempotency.of<typeof pet>(request(), 201)!;
