@@ -22,17 +22,19 @@ export interface NewSandbox {
 }
 
 const COLUMNS = 'id AS rowId, public_id AS id, name, created_at AS createdAt, expires_at AS expiresAt, deleted_at AS deletedAt';
+/** The numeric id in ORDER BY, where both databases would read a bare `id` as the select list's `public_id AS id`. */
+const BY_ROW = 'ORDER BY sandboxes.id';
 /** In use: neither deleted nor expired at the time given. */
 const ACTIVE = 'deleted_at IS NULL AND expires_at > ?';
 const HOLD_ACTIVE = `SELECT id FROM sandboxes WHERE ${ACTIVE}`;
 const INSERT = 'INSERT INTO sandboxes (public_id, name, created_at, expires_at) VALUES (?, ?, ?, ?)';
 const ACTIVE_BY_PUBLIC_ID = `SELECT ${COLUMNS} FROM sandboxes WHERE public_id = ? AND ${ACTIVE}`;
 const BY_PUBLIC_ID = `SELECT ${COLUMNS} FROM sandboxes WHERE public_id = ?`;
-const ACTIVE_PAGE = `SELECT ${COLUMNS} FROM sandboxes WHERE ${ACTIVE} AND id > ? ORDER BY id LIMIT ?`;
-const ALL = `SELECT ${COLUMNS} FROM sandboxes ORDER BY id`;
+const ACTIVE_PAGE = `SELECT ${COLUMNS} FROM sandboxes WHERE ${ACTIVE} AND sandboxes.id > ? ${BY_ROW} LIMIT ?`;
+const ALL = `SELECT ${COLUMNS} FROM sandboxes ${BY_ROW}`;
 const MARK_DELETED = `UPDATE sandboxes SET deleted_at = ? WHERE id = ? AND ${ACTIVE}`;
 /** Deleted or expired: what the remover takes away, oldest first. */
-const TO_REMOVE = `SELECT ${COLUMNS} FROM sandboxes WHERE deleted_at IS NOT NULL OR expires_at <= ? ORDER BY id LIMIT ?`;
+const TO_REMOVE = `SELECT ${COLUMNS} FROM sandboxes WHERE deleted_at IS NOT NULL OR expires_at <= ? ${BY_ROW} LIMIT ?`;
 const REMOVE = 'DELETE FROM sandboxes WHERE id = ? AND (deleted_at IS NOT NULL OR expires_at <= ?)';
 
 const readSandbox = (row: Row): StoredSandbox => ({

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsName } from '../../validation/is-name.validator.js';
 import type { StoredSandbox } from '../sandboxes.repository.js';
 
@@ -38,7 +38,8 @@ export class NewSandboxDto {
       'Seconds until the sandbox expires by itself: its keys stop then, and its data is removed. A minute to 30 days; 24 hours when not given.',
     example: 3600,
   })
-  @IsOptional()
+  // Left out, the default; null is no number of seconds.
+  @ValidateIf((_, value) => value !== undefined)
   @IsInt({ message: EXPIRES_IN_MESSAGE })
   @Min(MIN_EXPIRES_IN, { message: EXPIRES_IN_MESSAGE })
   @Max(MAX_EXPIRES_IN, { message: EXPIRES_IN_MESSAGE })
