@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { ApiKeyIssuer } from '../../src/auth/api-key-issuer.js';
 import type { Clock } from '../../src/config/clock.js';
 import { Environment } from '../../src/environments/environment.js';
 import { SETTLE_MS } from '../../src/sandboxes/sandbox-remover.js';
+import { environmentOf, insertPets, rowsOf } from './support/sandbox-rows.js';
 import { AUTH, expectError, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -19,38 +19,6 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((wait) => setTimeout(wait, 50));
   }
-}
-
-/** Rows of environment `environment` in each table a sandbox has rows in, and its own row, counted in the database. */
-export async function rowsOf(app: NestExpressApplication, environment: number): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  const dataSource = app.get(DataSource);
-  for (const table of ['pets', 'pet_metadata', 'orders', 'events', 'idempotency_records', 'request_log', 'api_keys']) {
-    const [{ count }] = await dataSource.query(`SELECT COUNT(*) AS count FROM ${table} WHERE environment = ?`, [environment]);
-    counts[table] = Number(count);
-  }
-  const [{ count }] = await dataSource.query('SELECT COUNT(*) AS count FROM sandboxes WHERE id = ?', [environment]);
-  counts.sandboxes = Number(count);
-  return counts;
-}
-
-/** Inserts `count` pets in `environment` straight into the database, in statements of up to 1,000 rows. */
-export async function insertPets(app: NestExpressApplication, environment: number, count: number): Promise<void> {
-  const dataSource = app.get(DataSource);
-  for (let done = 0; done < count; done += 1_000) {
-    const rows = Math.min(1_000, count - done);
-    const values = Array.from({ length: rows }, () => "(?, 'Rex', 1, 'available', '{}')").join(', ');
-    await dataSource.query(
-      `INSERT INTO pets (environment, name, category_id, status, metadata) VALUES ${values}`,
-      Array(rows).fill(environment),
-    );
-  }
-}
-
-/** The numeric id (the environment) of the sandbox with this public id. */
-export async function environmentOf(app: NestExpressApplication, publicId: string): Promise<number> {
-  const [{ id }] = await app.get(DataSource).query('SELECT id FROM sandboxes WHERE public_id = ?', [publicId]);
-  return Number(id);
 }
 
 /** Sandboxes (DECISIONS "Sandboxes"): made, listed, read and deleted by live keys, each with a key of its own. */
