@@ -71,8 +71,7 @@ export class SandboxKeyRefusedException extends ApiException {
     super(
       HttpStatus.FORBIDDEN,
       'INSUFFICIENT_SCOPE',
-      "A sandbox's API keys (psk_test_…) cannot manage sandboxes: use a live key (psk_…) that holds " +
-        `${required.join(' and ')}.`,
+      "A sandbox's API keys (psk_test_…) cannot manage sandboxes: use a live key (psk_…) that holds " + `${required.join(' and ')}.`,
       { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${required.join(' ')}"` },
     );
   }
