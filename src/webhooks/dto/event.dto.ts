@@ -5,6 +5,12 @@ import { API_VERSION } from '../../config/api-version.js';
 import { PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 
+const LIVEMODE_PROPERTY = {
+  type: 'boolean',
+  description: "True for an event of live data, false for one of a sandbox's; a sandbox's events go to its own endpoints only.",
+  example: true,
+} as const;
+
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
 export class EventDataDto {
   @ApiProperty({
@@ -70,6 +76,9 @@ export class EventDto {
 
   @ApiProperty({ type: EventDataDto })
   data: EventDataDto;
+
+  @ApiProperty(LIVEMODE_PROPERTY)
+  livemode: boolean;
 }
 
 @ApiSchema({ name: 'WebhookAttempt', description: 'One try of a delivery.' })
@@ -109,6 +118,10 @@ export class DeliveryDto {
 export class EventWithDeliveriesDto extends EventDto {
   @ApiProperty({ type: DeliveryDto, isArray: true })
   deliveries: DeliveryDto[];
+
+  // Again after `deliveries`, so that the document lists it last, as the answer has it.
+  @ApiProperty(LIVEMODE_PROPERTY)
+  declare livemode: boolean;
 }
 
 export class ListEventsQuery extends PageQuery {

@@ -27,6 +27,12 @@ const EVENTS_PROPERTY = {
   example: ['order.placed'],
 } as const;
 
+const LIVEMODE_PROPERTY = {
+  type: 'boolean',
+  description: 'True for a live endpoint, false for one of a sandbox: it receives the events of its own environment only.',
+  example: true,
+} as const;
+
 const DESCRIPTION_PROPERTY = { type: 'string', maxLength: 255, description: 'What the endpoint is for.', example: 'Fulfilment' } as const;
 
 @ApiSchema({ name: 'NewWebhookEndpoint', description: 'An endpoint to send events to.' })
@@ -77,6 +83,9 @@ export class WebhookEndpointDto {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was made; it gets the events of writes from then on.' })
   createdAt: string;
 
+  @ApiProperty(LIVEMODE_PROPERTY)
+  livemode: boolean;
+
   static from(endpoint: MadeEndpoint): WebhookEndpointDto {
     return {
       id: endpoint.id,
@@ -86,6 +95,7 @@ export class WebhookEndpointDto {
       enabled: endpoint.enabled,
       ...(endpoint.disabledReason === null ? {} : { disabledReason: endpoint.disabledReason }),
       createdAt: endpoint.createdAt.toISOString(),
+      livemode: endpoint.environment.livemode,
     };
   }
 }
