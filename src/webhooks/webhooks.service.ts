@@ -82,7 +82,8 @@ export class WebhooksService {
       createdAt,
       createdBy: maker.keyId,
     });
-    const answer = { ...WebhookEndpointDto.from(endpoint), secret };
+    const { livemode, ...shown } = WebhookEndpointDto.from(endpoint);
+    const answer = { ...shown, secret, livemode };
     return this.writes.write(async () => ({ answer, statements: [statement] }), this.idempotency.of(write.idempotency, HttpStatus.CREATED));
   }
 
