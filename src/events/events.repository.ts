@@ -15,7 +15,8 @@ export interface StoredEvent {
 const INSERT = 'INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 0, ?)';
 // Read in the caller's environment only: an event of another is not found, nor listed.
 const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE environment = ? AND public_id = ?';
-const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE environment = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
+const EVENTS_PAGE =
+  'SELECT id AS rowId, payload FROM events WHERE environment = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPES_PAGE =
   'SELECT id AS rowId, payload FROM events WHERE environment = ? AND type IN (?) AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPE_PAGE =

@@ -45,7 +45,11 @@ export class EventsController {
     INSUFFICIENT_SCOPE: '`type` names events of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`).',
   })
   @RequiresScope('webhooks:read')
-  list(@InEnvironment() environment: Environment, @Caller() key: ApiKeyPrincipal, @Query() query: ListEventsQuery): Promise<Page<EventDto>> {
+  list(
+    @InEnvironment() environment: Environment,
+    @Caller() key: ApiKeyPrincipal,
+    @Query() query: ListEventsQuery,
+  ): Promise<Page<EventDto>> {
     return this.webhooks.listEvents(environment, query, key.scopes);
   }
 
@@ -62,7 +66,11 @@ export class EventsController {
   @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.', ...EVENT_SCOPE_ERROR })
   @RequiresScope('webhooks:read')
   @ApiParam(EVENT_ID_PARAMETER)
-  get(@InEnvironment() environment: Environment, @Caller() key: ApiKeyPrincipal, @Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
+  get(
+    @InEnvironment() environment: Environment,
+    @Caller() key: ApiKeyPrincipal,
+    @Param('eventId') id: string,
+  ): Promise<EventWithDeliveriesDto> {
     return this.webhooks.getEvent(environment, id, key.scopes);
   }
 

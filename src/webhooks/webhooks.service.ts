@@ -135,7 +135,13 @@ export class WebhooksService {
   /** Sends a `webhook.test` event to this endpoint alone, recorded in its environment; answers the event. */
   async sendTest(environment: Environment, id: string, preconditions: Preconditions, write: WriteRequest): Promise<EventDto> {
     const endpoint = await this.find(environment, id, preconditions);
-    const event = await this.outbox.recordAlone(endpoint.environment, TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId, write.cause);
+    const event = await this.outbox.recordAlone(
+      endpoint.environment,
+      TEST_EVENT_TYPE,
+      { endpointId: endpoint.id },
+      endpoint.rowId,
+      write.cause,
+    );
     return eventIn(endpoint.environment, event);
   }
 

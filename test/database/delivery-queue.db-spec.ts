@@ -86,7 +86,11 @@ describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
 
     for (const { publicId, rowId } of events)
       expect(await stateOf(rowId)).toEqual({ state: publicId === lost.eventId ? 'pending' : 'delivered', attempts: 1 });
-    const [token] = await sql.rows('SELECT claim_token AS token FROM webhook_deliveries WHERE environment = 0 AND id = ?', [lost.id], (row) => row.token);
+    const [token] = await sql.rows(
+      'SELECT claim_token AS token FROM webhook_deliveries WHERE environment = 0 AND id = ?',
+      [lost.id],
+      (row) => row.token,
+    );
     expect(token).toBe('another-instance');
 
     // All held and all delivered: one batch, every claim its own.
@@ -156,7 +160,10 @@ describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
     expect(attempts).toEqual([sandbox.id]);
 
     // Nor does a recovery of another environment queue it again.
-    await sql.run("UPDATE webhook_deliveries SET state = 'failed' WHERE environment = ? AND event_id = ?", [sandbox.id, sandboxEvent.rowId]);
+    await sql.run("UPDATE webhook_deliveries SET state = 'failed' WHERE environment = ? AND event_id = ?", [
+      sandbox.id,
+      sandboxEvent.rowId,
+    ]);
     expect(await log.recover(other, sandboxEndpoint, before, new Date())).toBe(0);
     expect(await log.recover(sandbox, sandboxEndpoint, before, new Date())).toBe(1);
   });

@@ -41,9 +41,16 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
   });
   afterAll(() => receiver.close());
 
+  /** The key of the environment each receiver path's endpoint was made in. */
+  const owners = new Map<string, Auth>();
   const endpointAt = async (auth: Auth, path: string, events: string[] = ['*']) => {
-    const response = await ctx.http().post('/v1/webhook-endpoints').set(auth).send({ url: `${receiver.url}${path}`, events });
+    const response = await ctx
+      .http()
+      .post('/v1/webhook-endpoints')
+      .set(auth)
+      .send({ url: `${receiver.url}${path}`, events });
     expect(response.status).toBe(201);
+    owners.set(path, auth);
     return response.body as { id: string; secret: string; livemode: boolean };
   };
   const testEvent = async (auth: Auth, endpointId: string) => {
@@ -69,7 +76,7 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
     return items;
   };
 
-  it("answers 404 for an endpoint or event of another environment, to every call, and changes nothing of it", async () => {
+  it('answers 404 for an endpoint or event of another environment, to every call, and changes nothing of it', async () => {
     const live = await endpointAt(AUTH, '/cross-live');
     const ours = await endpointAt(sandbox.auth, '/cross-sandbox');
     const liveEvent = await testEvent(AUTH, live.id);
@@ -89,7 +96,11 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
       expectError(await ctx.http().post(`${at}/enable`).set(auth), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
       expectError(await ctx.http().post(`${at}/rotate-secret`).set(auth), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
       expectError(await ctx.http().post(`${at}/test`).set(auth), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
-      expectError(await ctx.http().post(`${at}/recover`).set(auth).send({ since: '2020-01-01T00:00:00Z' }), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+      expectError(
+        await ctx.http().post(`${at}/recover`).set(auth).send({ since: '2020-01-01T00:00:00Z' }),
+        404,
+        'WEBHOOK_ENDPOINT_NOT_FOUND',
+      );
       expectError(await ctx.http().delete(at).set(auth), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
       expectError(await ctx.http().get(`/v1/events/${event.id}`).set(auth), 404, 'EVENT_NOT_FOUND');
       expectError(await ctx.http().post(`/v1/events/${event.id}/redeliver`).set(auth).send({}), 404, 'EVENT_NOT_FOUND');
@@ -181,23 +192,38 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
     });
     expect(Object.keys(sandboxPayload).at(-1)).toBe('livemode');
 
-    // The event's log, in its own environment only: one delivery, to its own endpoint.
+    // The event's log, in its own environment only: its deliveries are to that environment's endpoints.
+    const sandboxEndpoints = new Set((await all(sandbox.auth, '/v1/webhook-endpoints')).map(({ id }) => id));
     const logged = await eventually(
       () => ctx.http().get(`/v1/events/${sandboxPayload.id}`).set(sandbox.auth),
-      (r) => r.body.deliveries?.[0]?.state === 'delivered',
+      (r) => r.body.deliveries?.every(({ state }: { state: string }) => state === 'delivered'),
     );
-    expect(logged.body.deliveries).toEqual([expect.objectContaining({ endpointId: ours.id, state: 'delivered' })]);
+    const loggedTo = (logged.body.deliveries as { endpointId: string }[]).map(({ endpointId }) => endpointId);
+    expect(loggedTo).toContain(ours.id);
+    for (const endpointId of loggedTo) expect(sandboxEndpoints.has(endpointId)).toBe(true);
     expectError(await ctx.http().get(`/v1/events/${sandboxPayload.id}`).set(AUTH), 404, 'EVENT_NOT_FOUND');
     expectError(await ctx.http().get(`/v1/events/${livePayload.id}`).set(sandbox.auth), 404, 'EVENT_NOT_FOUND');
 
     // Sent again to every subscribed endpoint: its own environment's only.
     const again = await ctx.http().post(`/v1/events/${sandboxPayload.id}/redeliver`).set(sandbox.auth).send({});
     expect(again.status).toBe(202);
-    expect(again.body).toEqual({ queued: 1 });
+    expect(again.body).toEqual({ queued: loggedTo.length });
     await receiver.waitFor('/pets-sandbox', 2);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.filter(({ path }) => path === '/pets-live')).toHaveLength(1);
     expect(receiver.received.filter(({ path }) => path === '/pets-another')).toHaveLength(0);
+
+    // Every delivery so far, to whichever endpoint, was of an event of that endpoint's own environment.
+    for (const delivery of receiver.received) {
+      const eventId = String(delivery.headers['webhook-id']);
+      expect({
+        path: delivery.path,
+        status: (await ctx.http().get(`/v1/events/${eventId}`).set(owners.get(delivery.path)!)).status,
+      }).toEqual({
+        path: delivery.path,
+        status: 200,
+      });
+    }
   });
 
   it("lists only its own environment's endpoints and events", async () => {
@@ -226,6 +252,7 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
     expect(sandboxEvents.has(String(byPath('/listed-sandbox').headers['webhook-id']))).toBe(true);
     // A sandbox none of these were made in lists none.
     expect(await all(another.auth, '/v1/events')).toEqual([]);
-    for (const { id } of await all(another.auth, '/v1/webhook-endpoints')) expect(liveEndpoints.has(id) || sandboxEndpoints.has(id)).toBe(false);
+    for (const { id } of await all(another.auth, '/v1/webhook-endpoints'))
+      expect(liveEndpoints.has(id) || sandboxEndpoints.has(id)).toBe(false);
   });
 });
