@@ -74,7 +74,9 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
       enabled: true,
       createdAt: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      livemode: true,
     });
+    expect(Object.keys(response.body).at(-1)).toBe('livemode');
     expect(response.headers.location).toMatch(new RegExp(`/v1/webhook-endpoints/${response.body.id}$`));
     const { secret: _, ...shown } = response.body;
     expect((await ctx.http().get(`/v1/webhook-endpoints/${response.body.id}`).set(AUTH)).body).toEqual(shown);
@@ -97,6 +99,7 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
       // The request that caused it (1.5.0): its X-Request-Id, which the request log files it under.
       request: { id: 'signed-create-1', idempotencyKey: 'signed-create' },
       data: { object: pet },
+      livemode: true,
     });
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(delivery.headers['user-agent']).toMatch(/^petstore-webhooks\//);
