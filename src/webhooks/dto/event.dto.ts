@@ -42,13 +42,11 @@ export class EventRequestDto {
   idempotencyKey: string | null;
 }
 
-@ApiSchema({
-  name: 'Event',
-  description:
-    'Something that happened, as sent to webhook endpoints and listed by `GET /events`. Immutable. An event carries the ' +
-    'whole object as it was then, so a receiver that gets events out of order can tell an older one by its content.',
-})
-export class EventDto {
+/**
+ * An event's members but `livemode`, which every answer has last: the members Event and
+ * EventWithDeliveries share (the document lists a class's inherited properties first).
+ */
+abstract class EventMembers {
   @ApiProperty({
     type: 'string',
     description: 'Unique identifier; also the `webhook-id` of every delivery of it: the key to de-duplicate on.',
@@ -76,7 +74,15 @@ export class EventDto {
 
   @ApiProperty({ type: EventDataDto })
   data: EventDataDto;
+}
 
+@ApiSchema({
+  name: 'Event',
+  description:
+    'Something that happened, as sent to webhook endpoints and listed by `GET /events`. Immutable. An event carries the ' +
+    'whole object as it was then, so a receiver that gets events out of order can tell an older one by its content.',
+})
+export class EventDto extends EventMembers {
   @ApiProperty(LIVEMODE_PROPERTY)
   livemode: boolean;
 }
@@ -115,13 +121,12 @@ export class DeliveryDto {
 }
 
 @ApiSchema({ name: 'EventWithDeliveries', description: 'An event and its delivery to each endpoint, every attempt included.' })
-export class EventWithDeliveriesDto extends EventDto {
+export class EventWithDeliveriesDto extends EventMembers {
   @ApiProperty({ type: DeliveryDto, isArray: true })
   deliveries: DeliveryDto[];
 
-  // Again after `deliveries`, so that the document lists it last, as the answer has it.
   @ApiProperty(LIVEMODE_PROPERTY)
-  declare livemode: boolean;
+  livemode: boolean;
 }
 
 export class ListEventsQuery extends PageQuery {

@@ -57,8 +57,11 @@ export class NewWebhookEndpointDto {
   description?: string;
 }
 
-@ApiSchema({ name: 'WebhookEndpoint', description: 'An endpoint events are sent to.' })
-export class WebhookEndpointDto {
+/**
+ * An endpoint's members but `livemode`, which every answer has last: the members WebhookEndpoint and
+ * NewWebhookEndpointSecret share (the document lists a class's inherited properties first).
+ */
+abstract class WebhookEndpointMembers {
   @ApiProperty({ type: 'string', description: 'Unique identifier, assigned on creation.', example: 'we_3q8kF0aZ1x2Yb7Lm' })
   id: string;
 
@@ -82,7 +85,10 @@ export class WebhookEndpointDto {
 
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was made; it gets the events of writes from then on.' })
   createdAt: string;
+}
 
+@ApiSchema({ name: 'WebhookEndpoint', description: 'An endpoint events are sent to.' })
+export class WebhookEndpointDto extends WebhookEndpointMembers {
   @ApiProperty(LIVEMODE_PROPERTY)
   livemode: boolean;
 
@@ -107,9 +113,12 @@ const SECRET_PROPERTY = {
 } as const;
 
 @ApiSchema({ name: 'NewWebhookEndpointSecret', description: 'A new endpoint, with its signing secret: the one time it is shown.' })
-export class CreatedWebhookEndpointDto extends WebhookEndpointDto {
+export class CreatedWebhookEndpointDto extends WebhookEndpointMembers {
   @ApiProperty(SECRET_PROPERTY)
   secret: string;
+
+  @ApiProperty(LIVEMODE_PROPERTY)
+  livemode: boolean;
 }
 
 @ApiSchema({
