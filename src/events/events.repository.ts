@@ -14,12 +14,14 @@ export interface StoredEvent {
 
 const INSERT =
   'INSERT INTO events (environment, public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, ?, 0, ?)';
-const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE public_id = ?';
-const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
+// Read in the caller's environment only: an event of another is not found, nor listed.
+const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE environment = ? AND public_id = ?';
+const EVENTS_PAGE =
+  'SELECT id AS rowId, payload FROM events WHERE environment = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPES_PAGE =
-  'SELECT id AS rowId, payload FROM events WHERE type IN (?) AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
+  'SELECT id AS rowId, payload FROM events WHERE environment = ? AND type IN (?) AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPE_PAGE =
-  'SELECT id AS rowId, payload FROM events WHERE type = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
+  'SELECT id AS rowId, payload FROM events WHERE environment = ? AND type = ? AND only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 
 const readEvent = (row: Row): StoredEvent => ({ rowId: id(row.rowId), event: JSON.parse(text(row.payload)) as WebhookEvent });
 
@@ -46,16 +48,22 @@ export class EventsRepository {
     await this.sql.run(insert.sql, insert.parameters);
   }
 
-  async findEvent(publicId: string): Promise<StoredEvent | undefined> {
-    const [event] = await this.sql.rows(EVENT_BY_PUBLIC_ID, [publicId], readEvent);
+  /** The event of `environment` with this public id. */
+  async findEvent(environment: Environment, publicId: string): Promise<StoredEvent | undefined> {
+    const [event] = await this.sql.rows(EVENT_BY_PUBLIC_ID, [environment.id, publicId], readEvent);
     return event;
   }
 
-  /** Events of `type` (or of any of `types`; any when undefined) after `afterRowId`, test events left out. */
-  async eventsPage(type: string | readonly string[] | undefined, afterRowId: number, limit: number): Promise<StoredEvent[]> {
-    if (type === undefined) return this.sql.rows(EVENTS_PAGE, [afterRowId, limit], readEvent);
-    if (typeof type === 'string') return this.sql.rows(EVENTS_OF_TYPE_PAGE, [type, afterRowId, limit], readEvent);
+  /** Events of `environment` of `type` (or of any of `types`; any when undefined) after `afterRowId`, test events left out. */
+  async eventsPage(
+    environment: Environment,
+    type: string | readonly string[] | undefined,
+    afterRowId: number,
+    limit: number,
+  ): Promise<StoredEvent[]> {
+    if (type === undefined) return this.sql.rows(EVENTS_PAGE, [environment.id, afterRowId, limit], readEvent);
+    if (typeof type === 'string') return this.sql.rows(EVENTS_OF_TYPE_PAGE, [environment.id, type, afterRowId, limit], readEvent);
     if (type.length === 0) return [];
-    return this.sql.rows(EVENTS_OF_TYPES_PAGE, [listOf(type), afterRowId, limit], readEvent);
+    return this.sql.rows(EVENTS_OF_TYPES_PAGE, [environment.id, listOf(type), afterRowId, limit], readEvent);
   }
 }

@@ -1,7 +1,10 @@
+import type { Environment } from '../environments/environment.js';
 import type { AttemptResult } from './retry-policy.js';
 
 /** One claimed delivery: what the deliverer needs to make its attempt. */
 export interface ClaimedDelivery {
+  /** Its endpoint's and its event's: its attempts are recorded in it. */
+  readonly environment: Environment;
   readonly id: number;
   readonly claimToken: string;
   /** Attempts made before this one. */

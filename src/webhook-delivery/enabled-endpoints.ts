@@ -17,7 +17,7 @@ export interface ReceivingEndpoint extends StoredEndpoint {
 /** The scopes a key (by its principal id) holds now: ApiKeyService.scopesNow. */
 export type ScopesNow = (keyId: string) => Promise<ReadonlySet<Scope>>;
 
-/** The enabled endpoints as the deliverer's passes read them. */
+/** The enabled endpoints of every environment, each with its own, as the deliverer's passes read them. */
 export class EnabledEndpoints {
   private known?: { at: number; endpoints: readonly ReceivingEndpoint[] };
   private changedAt = 0;
@@ -39,7 +39,7 @@ export class EnabledEndpoints {
     if (fresh || !known || Date.now() - known.at > FRESH_MS || known.at <= this.changedAt) {
       // Stamped with when the read began: a change made while it ran makes it stale.
       const at = Date.now();
-      const stored = await this.endpoints.enabled();
+      const stored = await this.endpoints.everyEnabled();
       const endpoints: ReceivingEndpoint[] = [];
       for (const endpoint of stored)
         endpoints.push({ ...endpoint, makerScopes: endpoint.createdBy === null ? null : await this.makerScopes(endpoint.createdBy, at) });

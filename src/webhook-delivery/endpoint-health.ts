@@ -28,17 +28,17 @@ export class EndpointHealth {
   private async succeeded(endpoint: StoredEndpoint, at: Date): Promise<void> {
     if (at.getTime() - (this.successWritten.get(endpoint.rowId) ?? 0) < SUCCESS_WRITE_EVERY_MS) return;
     this.successWritten.set(endpoint.rowId, at.getTime());
-    await this.endpoints.succeeded(endpoint.rowId, at);
+    await this.endpoints.succeeded(endpoint, at);
   }
 
   /** A delivery used up its schedule: if nothing reached the endpoint in all that time, it is disabled. */
   private async disableIfFailingSince(endpoint: StoredEndpoint, since: Date): Promise<void> {
-    const lastSuccess = await this.endpoints.lastSuccessAt(endpoint.rowId);
+    const lastSuccess = await this.endpoints.lastSuccessAt(endpoint);
     if (lastSuccess && lastSuccess >= since) return;
     await this.disable(endpoint, `Every delivery failed from ${since.toISOString()} to the end of the retry schedule.`);
   }
 
   private async disable(endpoint: StoredEndpoint, reason: string): Promise<void> {
-    if (await this.endpoints.disable(endpoint.rowId, reason)) this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`);
+    if (await this.endpoints.disable(endpoint, reason)) this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`);
   }
 }

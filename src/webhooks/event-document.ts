@@ -97,6 +97,11 @@ export function describeEventDeliveries(document: OpenAPIObject): void {
         apiVersion: { type: 'string', description: 'The API version whose schemas `data.object` follows.', example: API_VERSION },
         request: { $ref: '#/components/schemas/EventRequest' },
         data: { type: 'object', properties: { object, ...previousAttributes }, required: ['object'] },
+        livemode: {
+          type: 'boolean',
+          description:
+            "True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an endpoint receives the events of its own environment only.",
+        },
       },
       required: ['id', 'type', 'createdAt', 'apiVersion', 'data'],
     };

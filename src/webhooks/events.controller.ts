@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { type ApiKeyPrincipal, Caller } from '../auth/api-key.principal.js';
+import { type ApiKeyPrincipal, Caller, InEnvironment } from '../auth/api-key.principal.js';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import type { Environment } from '../environments/environment.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
@@ -44,8 +45,12 @@ export class EventsController {
     INSUFFICIENT_SCOPE: '`type` names events of what the key may not read (`pet.*` needs `pets:read`, `order.*` `store:read`).',
   })
   @RequiresScope('webhooks:read')
-  list(@Caller() key: ApiKeyPrincipal, @Query() query: ListEventsQuery): Promise<Page<EventDto>> {
-    return this.webhooks.listEvents(query, key.scopes);
+  list(
+    @InEnvironment() environment: Environment,
+    @Caller() key: ApiKeyPrincipal,
+    @Query() query: ListEventsQuery,
+  ): Promise<Page<EventDto>> {
+    return this.webhooks.listEvents(environment, query, key.scopes);
   }
 
   @Get(':eventId')
@@ -61,8 +66,12 @@ export class EventsController {
   @ApiErrorResponses({ EVENT_NOT_FOUND: 'No event has this id.', ...EVENT_SCOPE_ERROR })
   @RequiresScope('webhooks:read')
   @ApiParam(EVENT_ID_PARAMETER)
-  get(@Caller() key: ApiKeyPrincipal, @Param('eventId') id: string): Promise<EventWithDeliveriesDto> {
-    return this.webhooks.getEvent(id, key.scopes);
+  get(
+    @InEnvironment() environment: Environment,
+    @Caller() key: ApiKeyPrincipal,
+    @Param('eventId') id: string,
+  ): Promise<EventWithDeliveriesDto> {
+    return this.webhooks.getEvent(environment, id, key.scopes);
   }
 
   @Post(':eventId/redeliver')
@@ -99,11 +108,12 @@ export class EventsController {
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(EVENT_ID_PARAMETER)
   async redeliver(
+    @InEnvironment() environment: Environment,
     @Caller() key: ApiKeyPrincipal,
     @Param('eventId') id: string,
     @Body() { endpointId }: RedeliverDto,
     @RequestPreconditions() preconditions: Preconditions,
   ): Promise<QueuedDto> {
-    return { queued: await this.webhooks.redeliver(id, endpointId, key.scopes, preconditions) };
+    return { queued: await this.webhooks.redeliver(environment, id, endpointId, key.scopes, preconditions) };
   }
 }

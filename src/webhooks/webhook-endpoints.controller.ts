@@ -9,8 +9,9 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { type ApiKeyPrincipal, Caller } from '../auth/api-key.principal.js';
+import { type ApiKeyPrincipal, Caller, InEnvironment } from '../auth/api-key.principal.js';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import type { Environment } from '../environments/environment.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
@@ -91,8 +92,8 @@ export class WebhookEndpointsController {
   @TaggedRead()
   @ApiErrorResponses({ VALIDATION_FAILED: { reason: 'limit or cursor is not valid.', example: 'limit must be an integer from 1 to 100.' } })
   @RequiresScope('webhooks:read')
-  list(@Query() query: PageQuery): Promise<Page<WebhookEndpointDto>> {
-    return this.webhooks.listEndpoints(query);
+  list(@InEnvironment() environment: Environment, @Query() query: PageQuery): Promise<Page<WebhookEndpointDto>> {
+    return this.webhooks.listEndpoints(environment, query);
   }
 
   @Get(':endpointId')
@@ -102,8 +103,8 @@ export class WebhookEndpointsController {
   @ApiErrorResponses(ENDPOINT_NOT_FOUND)
   @RequiresScope('webhooks:read')
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  get(@Param('endpointId') id: string): Promise<WebhookEndpointDto> {
-    return this.webhooks.getEndpoint(id);
+  get(@InEnvironment() environment: Environment, @Param('endpointId') id: string): Promise<WebhookEndpointDto> {
+    return this.webhooks.getEndpoint(environment, id);
   }
 
   @Delete(':endpointId')
@@ -118,8 +119,12 @@ export class WebhookEndpointsController {
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  async delete(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<void> {
-    await this.webhooks.deleteEndpoint(id, preconditions);
+  async delete(
+    @InEnvironment() environment: Environment,
+    @Param('endpointId') id: string,
+    @RequestPreconditions() preconditions: Preconditions,
+  ): Promise<void> {
+    await this.webhooks.deleteEndpoint(environment, id, preconditions);
   }
 
   @Post(':endpointId/disable')
@@ -134,8 +139,12 @@ export class WebhookEndpointsController {
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  disable(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<WebhookEndpointDto> {
-    return this.webhooks.setEnabled(id, false, preconditions);
+  disable(
+    @InEnvironment() environment: Environment,
+    @Param('endpointId') id: string,
+    @RequestPreconditions() preconditions: Preconditions,
+  ): Promise<WebhookEndpointDto> {
+    return this.webhooks.setEnabled(environment, id, false, preconditions);
   }
 
   @Post(':endpointId/enable')
@@ -150,8 +159,12 @@ export class WebhookEndpointsController {
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  enable(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<WebhookEndpointDto> {
-    return this.webhooks.setEnabled(id, true, preconditions);
+  enable(
+    @InEnvironment() environment: Environment,
+    @Param('endpointId') id: string,
+    @RequestPreconditions() preconditions: Preconditions,
+  ): Promise<WebhookEndpointDto> {
+    return this.webhooks.setEnabled(environment, id, true, preconditions);
   }
 
   @Post(':endpointId/rotate-secret')
@@ -167,8 +180,12 @@ export class WebhookEndpointsController {
   @ChangesConditionally()
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
-  rotateSecret(@Param('endpointId') id: string, @RequestPreconditions() preconditions: Preconditions): Promise<RotatedSecretDto> {
-    return this.webhooks.rotateSecret(id, preconditions);
+  rotateSecret(
+    @InEnvironment() environment: Environment,
+    @Param('endpointId') id: string,
+    @RequestPreconditions() preconditions: Preconditions,
+  ): Promise<RotatedSecretDto> {
+    return this.webhooks.rotateSecret(environment, id, preconditions);
   }
 
   @Post(':endpointId/test')
@@ -184,11 +201,12 @@ export class WebhookEndpointsController {
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   test(
+    @InEnvironment() environment: Environment,
     @Param('endpointId') id: string,
     @RequestPreconditions() preconditions: Preconditions,
     @Write({ keyed: false }) write: WriteRequest,
   ): Promise<EventDto> {
-    return this.webhooks.sendTest(id, preconditions, write);
+    return this.webhooks.sendTest(environment, id, preconditions, write);
   }
 
   @Post(':endpointId/recover')
@@ -213,10 +231,11 @@ export class WebhookEndpointsController {
   @RequiresScope(...changesExisting('webhooks'))
   @ApiParam(ENDPOINT_ID_PARAMETER)
   async recover(
+    @InEnvironment() environment: Environment,
     @Param('endpointId') id: string,
     @Body() { since }: RecoverDto,
     @RequestPreconditions() preconditions: Preconditions,
   ): Promise<QueuedDto> {
-    return { queued: await this.webhooks.recover(id, new Date(since), preconditions) };
+    return { queued: await this.webhooks.recover(environment, id, new Date(since), preconditions) };
   }
 }

@@ -8,10 +8,11 @@ import type { Scope } from '../auth/scopes.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import { requirePreconditions } from '../http/preconditions.js';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type WebhookEvent } from '../events/event-types.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { Outbox } from '../events/outbox.js';
 import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
+import type { Environment } from '../environments/environment.js';
 import { Idempotency } from '../idempotency/idempotency.js';
 import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
@@ -34,7 +35,10 @@ import { EventNotFoundException, WebhookEndpointNotFoundException } from './webh
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-/** The webhook endpoints and events of the API. */
+/**
+ * The webhook endpoints and events of the API, each call in the caller's environment (its key's):
+ * an endpoint or event of another is a 404, as one that never existed, and listings show only its own.
+ */
 @Injectable()
 export class WebhooksService {
   constructor(
@@ -51,8 +55,9 @@ export class WebhooksService {
   ) {}
 
   /**
-   * A new endpoint, made by `maker`'s key: it may subscribe only to the events of what that key may
-   * read (403 naming the scope it lacks), and receives only those the key may read when each is sent.
+   * A new endpoint, made by `maker`'s key in its environment: it may subscribe only to the events of
+   * what that key may read (403 naming the scope it lacks), and receives only those the key may read
+   * when each is sent, and only of that environment.
    */
   createEndpoint(
     { url, events, description }: NewWebhookEndpointDto,
@@ -69,7 +74,7 @@ export class WebhooksService {
     const checked = this.checkUrl(url);
     const secret = newSigningSecret();
     const createdAt = new Date(this.clock.now());
-    const { endpoint, statement } = this.endpoints.insert({
+    const { endpoint, statement } = this.endpoints.insert(maker.environment, {
       url: checked,
       events,
       description: description ?? null,
@@ -77,37 +82,38 @@ export class WebhooksService {
       createdAt,
       createdBy: maker.keyId,
     });
-    const answer = { ...WebhookEndpointDto.from(endpoint), secret };
+    const { livemode, ...shown } = WebhookEndpointDto.from(endpoint);
+    const answer = { ...shown, secret, livemode };
     return this.writes.write(async () => ({ answer, statements: [statement] }), this.idempotency.of(write.idempotency, HttpStatus.CREATED));
   }
 
-  async listEndpoints(query: PageQuery): Promise<Page<WebhookEndpointDto>> {
+  async listEndpoints(environment: Environment, query: PageQuery): Promise<Page<WebhookEndpointDto>> {
     // Paged by the row id; the public id is random.
     const page = await readPage('webhook-endpoints', query, {}, async (afterId, limit) =>
-      (await this.endpoints.page(afterId, limit)).map((endpoint) => ({ id: endpoint.rowId, endpoint })),
+      (await this.endpoints.page(environment, afterId, limit)).map((endpoint) => ({ id: endpoint.rowId, endpoint })),
     );
     return page.map(({ endpoint }) => WebhookEndpointDto.from(endpoint));
   }
 
-  async getEndpoint(id: string): Promise<WebhookEndpointDto> {
-    return WebhookEndpointDto.from(await this.find(id));
+  async getEndpoint(environment: Environment, id: string): Promise<WebhookEndpointDto> {
+    return WebhookEndpointDto.from(await this.find(environment, id));
   }
 
-  async deleteEndpoint(id: string, preconditions: Preconditions): Promise<void> {
+  async deleteEndpoint(environment: Environment, id: string, preconditions: Preconditions): Promise<void> {
     await this.writes.write(async (transaction) => {
-      const endpoint = await this.held(transaction, id, preconditions);
-      return { answer: endpoint, statements: [this.endpoints.remove(id)] };
+      const endpoint = await this.held(environment, transaction, id, preconditions);
+      return { answer: endpoint, statements: [this.endpoints.remove(environment, id)] };
     });
     this.deliverer.endpointsChanged();
   }
 
-  async setEnabled(id: string, enabled: boolean, preconditions: Preconditions): Promise<WebhookEndpointDto> {
+  async setEnabled(environment: Environment, id: string, enabled: boolean, preconditions: Preconditions): Promise<WebhookEndpointDto> {
     const reason = enabled ? null : 'Disabled through the API.';
     const answer = await this.writes.write(async (transaction) => {
-      const endpoint = await this.held(transaction, id, preconditions);
+      const endpoint = await this.held(environment, transaction, id, preconditions);
       return {
         answer: WebhookEndpointDto.from({ ...endpoint, enabled, disabledReason: reason }),
-        statements: [this.endpoints.setEnabledStatement(id, enabled, reason)],
+        statements: [this.endpoints.setEnabledStatement(environment, id, enabled, reason)],
       };
     });
     this.deliverer.endpointsChanged();
@@ -115,34 +121,33 @@ export class WebhooksService {
     return answer;
   }
 
-  async rotateSecret(id: string, preconditions: Preconditions): Promise<RotatedSecretDto> {
+  async rotateSecret(environment: Environment, id: string, preconditions: Preconditions): Promise<RotatedSecretDto> {
     const secret = newSigningSecret();
     const overlapUntil = new Date(this.clock.now() + SECRET_OVERLAP_MS);
     await this.writes.write(async (transaction) => {
-      const endpoint = await this.held(transaction, id, preconditions);
-      return { answer: endpoint, statements: [this.endpoints.rotateStatement(id, secret, overlapUntil)] };
+      const endpoint = await this.held(environment, transaction, id, preconditions);
+      return { answer: endpoint, statements: [this.endpoints.rotateStatement(environment, id, secret, overlapUntil)] };
     });
     this.deliverer.endpointsChanged();
     return { secret, previousSecretExpiresAt: overlapUntil.toISOString() };
   }
 
-  /** Sends a `webhook.test` event to this endpoint alone; answers the event. */
-  async sendTest(id: string, preconditions: Preconditions, write: WriteRequest): Promise<EventDto> {
-    const endpoint = await this.find(id, preconditions);
-    // The request's environment is the endpoint's once endpoints are found only in it (the webhooks
-    // helper of issue 58 confines find): the event is of the environment whose endpoint it goes to.
-    return (await this.outbox.recordAlone(
-      write.environment,
+  /** Sends a `webhook.test` event to this endpoint alone, recorded in its environment; answers the event. */
+  async sendTest(environment: Environment, id: string, preconditions: Preconditions, write: WriteRequest): Promise<EventDto> {
+    const endpoint = await this.find(environment, id, preconditions);
+    const event = await this.outbox.recordAlone(
+      endpoint.environment,
       TEST_EVENT_TYPE,
       { endpointId: endpoint.id },
       endpoint.rowId,
       write.cause,
-    )) as EventDto;
+    );
+    return eventIn(endpoint.environment, event);
   }
 
-  async recover(id: string, since: Date, preconditions: Preconditions): Promise<number> {
-    const endpoint = await this.find(id, preconditions);
-    const queued = await this.deliveries.recover(endpoint.rowId, since, new Date(this.clock.now()));
+  async recover(environment: Environment, id: string, since: Date, preconditions: Preconditions): Promise<number> {
+    const endpoint = await this.find(environment, id, preconditions);
+    const queued = await this.deliveries.recover(environment, endpoint.rowId, since, new Date(this.clock.now()));
     this.deliverer.wake();
     return queued;
   }
@@ -151,24 +156,25 @@ export class WebhooksService {
    * The events of the types a key holding `scopes` may read (`pet.*` with pets:read, `order.*` with
    * store:read): the others are left out, and a `type` filter naming one is a 403 naming the scope.
    */
-  async listEvents(query: ListEventsQuery, scopes: ReadonlySet<Scope>): Promise<Page<EventDto>> {
+  async listEvents(environment: Environment, query: ListEventsQuery, scopes: ReadonlySet<Scope>): Promise<Page<EventDto>> {
     const { type } = query;
     if (type !== undefined) this.requireEventReadable(type, scopes);
     const readable = EVENT_TYPES.filter((each) => scopes.has(readScopeOfEvent(each)!));
     const types = type !== undefined || readable.length === EVENT_TYPES.length ? type : readable;
     const page = await readPage('events', query, { type }, async (afterId, limit) =>
-      (await this.events.eventsPage(types, afterId, limit)).map(({ rowId, event }) => ({ id: rowId, event })),
+      (await this.events.eventsPage(environment, types, afterId, limit)).map(({ rowId, event }) => ({ id: rowId, event })),
     );
-    return page.map(({ event }) => event as EventDto);
+    return page.map(({ event }) => eventIn(environment, event));
   }
 
-  async getEvent(id: string, scopes: ReadonlySet<Scope>): Promise<EventWithDeliveriesDto> {
-    const stored = await this.events.findEvent(id);
+  async getEvent(environment: Environment, id: string, scopes: ReadonlySet<Scope>): Promise<EventWithDeliveriesDto> {
+    const stored = await this.events.findEvent(environment, id);
     if (!stored) throw new EventNotFoundException(id);
     this.requireEventReadable(stored.event.type, scopes);
-    const deliveries = await this.deliveries.deliveriesOf(stored.rowId);
+    const deliveries = await this.deliveries.deliveriesOf(environment, stored.rowId);
+    const { livemode, ...event } = eventIn(environment, stored.event);
     return {
-      ...stored.event,
+      ...event,
       deliveries: deliveries.map(({ endpointId, state, nextAttemptAt, attempts }) => ({
         endpointId,
         state,
@@ -181,36 +187,48 @@ export class WebhooksService {
           ...(responseBody === null ? {} : { responseBody }),
         })),
       })),
+      livemode,
     };
   }
 
   /** Queues the event again for one endpoint, or for every enabled endpoint subscribed to it; answers how many. */
-  async redeliver(id: string, endpointId: string | undefined, scopes: ReadonlySet<Scope>, preconditions: Preconditions): Promise<number> {
-    const current = await this.getEvent(id, scopes);
+  async redeliver(
+    environment: Environment,
+    id: string,
+    endpointId: string | undefined,
+    scopes: ReadonlySet<Scope>,
+    preconditions: Preconditions,
+  ): Promise<number> {
+    const current = await this.getEvent(environment, id, scopes);
     requirePreconditions(preconditions, `event ${id}`, current);
-    const stored = await this.events.findEvent(id);
+    const stored = await this.events.findEvent(environment, id);
     if (!stored) throw new EventNotFoundException(id);
     const now = new Date(this.clock.now());
     let targets: StoredEndpoint[];
-    if (endpointId !== undefined) targets = [await this.find(endpointId)];
-    else targets = (await this.endpoints.enabled()).filter(({ events }) => subscribes(events, stored.event.type));
+    if (endpointId !== undefined) targets = [await this.find(environment, endpointId)];
+    else targets = (await this.endpoints.enabled(environment)).filter(({ events }) => subscribes(events, stored.event.type));
     let queued = 0;
-    for (const endpoint of targets) if (await this.deliveries.redeliver(stored.rowId, endpoint.rowId, now)) queued++;
+    for (const endpoint of targets) if (await this.deliveries.redeliver(environment, stored.rowId, endpoint.rowId, now)) queued++;
     this.deliverer.wake();
     return queued;
   }
 
   /** The endpoint; 404 when there is none, 412 when a precondition sent fails for its representation. */
-  private async find(id: string, preconditions: Preconditions = {}): Promise<StoredEndpoint> {
-    const endpoint = await this.endpoints.find(id);
+  private async find(environment: Environment, id: string, preconditions: Preconditions = {}): Promise<StoredEndpoint> {
+    const endpoint = await this.endpoints.find(environment, id);
     if (!endpoint) throw new WebhookEndpointNotFoundException(id);
     requirePreconditions(preconditions, `webhook endpoint ${id}`, WebhookEndpointDto.from(endpoint));
     return endpoint;
   }
 
   /** The endpoint as a write decides on it, held until the write commits; 404, or 412 as `find`. */
-  private async held(transaction: WriteTransaction, id: string, preconditions: Preconditions): Promise<StoredEndpoint> {
-    const endpoint = await this.endpoints.held(transaction, id);
+  private async held(
+    environment: Environment,
+    transaction: WriteTransaction,
+    id: string,
+    preconditions: Preconditions,
+  ): Promise<StoredEndpoint> {
+    const endpoint = await this.endpoints.held(environment, transaction, id);
     if (!endpoint) throw new WebhookEndpointNotFoundException(id);
     requirePreconditions(preconditions, `webhook endpoint ${id}`, WebhookEndpointDto.from(endpoint));
     return endpoint;
@@ -239,4 +257,13 @@ export class WebhooksService {
     if (refusal) throw new ValidationFailedException(`url: ${refusal}`);
     return url.href;
   }
+}
+
+/**
+ * An event as the API answers it, of `environment` (where it was found), `livemode` its last member:
+ * an event written before 1.6.0 has none in its envelope.
+ */
+function eventIn(environment: Environment, event: WebhookEvent): EventDto {
+  const { livemode: _, ...rest } = event as WebhookEvent & { livemode?: boolean };
+  return { ...rest, livemode: environment.livemode };
 }

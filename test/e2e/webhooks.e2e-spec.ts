@@ -74,7 +74,9 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
       enabled: true,
       createdAt: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      livemode: true,
     });
+    expect(Object.keys(response.body).at(-1)).toBe('livemode');
     expect(response.headers.location).toMatch(new RegExp(`/v1/webhook-endpoints/${response.body.id}$`));
     const { secret: _, ...shown } = response.body;
     expect((await ctx.http().get(`/v1/webhook-endpoints/${response.body.id}`).set(AUTH)).body).toEqual(shown);

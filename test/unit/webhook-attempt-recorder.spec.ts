@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { Environment } from '../../src/environments/environment.js';
 import { AttemptRecorder, type AttemptStore } from '../../src/webhook-delivery/attempt-recorder.js';
 import type { FinishedAttempt } from '../../src/webhook-delivery/claimed-delivery.js';
 
 const attempt = (id: number): FinishedAttempt => ({
   delivery: {
+    environment: Environment.LIVE,
     id,
     claimToken: 'token',
     attempts: 0,

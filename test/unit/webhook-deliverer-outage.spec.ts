@@ -19,7 +19,7 @@ describe('the deliverer while the database refuses', () => {
     let reads = 0;
     // A database that refuses at once: every read of the endpoints fails.
     const endpoints = {
-      enabled: async () => {
+      everyEnabled: async () => {
         reads++;
         throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
       },

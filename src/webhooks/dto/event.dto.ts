@@ -5,6 +5,12 @@ import { API_VERSION } from '../../config/api-version.js';
 import { PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 
+const LIVEMODE_PROPERTY = {
+  type: 'boolean',
+  description: "True for an event of live data, false for one of a sandbox's; a sandbox's events go to its own endpoints only.",
+  example: true,
+} as const;
+
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
 export class EventDataDto {
   @ApiProperty({
@@ -36,13 +42,11 @@ export class EventRequestDto {
   idempotencyKey: string | null;
 }
 
-@ApiSchema({
-  name: 'Event',
-  description:
-    'Something that happened, as sent to webhook endpoints and listed by `GET /events`. Immutable. An event carries the ' +
-    'whole object as it was then, so a receiver that gets events out of order can tell an older one by its content.',
-})
-export class EventDto {
+/**
+ * An event's members but `livemode`, which every answer has last: the members Event and
+ * EventWithDeliveries share (the document lists a class's inherited properties first).
+ */
+abstract class EventMembers {
   @ApiProperty({
     type: 'string',
     description: 'Unique identifier; also the `webhook-id` of every delivery of it: the key to de-duplicate on.',
@@ -70,6 +74,17 @@ export class EventDto {
 
   @ApiProperty({ type: EventDataDto })
   data: EventDataDto;
+}
+
+@ApiSchema({
+  name: 'Event',
+  description:
+    'Something that happened, as sent to webhook endpoints and listed by `GET /events`. Immutable. An event carries the ' +
+    'whole object as it was then, so a receiver that gets events out of order can tell an older one by its content.',
+})
+export class EventDto extends EventMembers {
+  @ApiProperty(LIVEMODE_PROPERTY)
+  livemode: boolean;
 }
 
 @ApiSchema({ name: 'WebhookAttempt', description: 'One try of a delivery.' })
@@ -106,9 +121,12 @@ export class DeliveryDto {
 }
 
 @ApiSchema({ name: 'EventWithDeliveries', description: 'An event and its delivery to each endpoint, every attempt included.' })
-export class EventWithDeliveriesDto extends EventDto {
+export class EventWithDeliveriesDto extends EventMembers {
   @ApiProperty({ type: DeliveryDto, isArray: true })
   deliveries: DeliveryDto[];
+
+  @ApiProperty(LIVEMODE_PROPERTY)
+  livemode: boolean;
 }
 
 export class ListEventsQuery extends PageQuery {

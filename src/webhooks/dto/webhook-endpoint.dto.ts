@@ -27,6 +27,12 @@ const EVENTS_PROPERTY = {
   example: ['order.placed'],
 } as const;
 
+const LIVEMODE_PROPERTY = {
+  type: 'boolean',
+  description: 'True for a live endpoint, false for one of a sandbox: it receives the events of its own environment only.',
+  example: true,
+} as const;
+
 const DESCRIPTION_PROPERTY = { type: 'string', maxLength: 255, description: 'What the endpoint is for.', example: 'Fulfilment' } as const;
 
 @ApiSchema({ name: 'NewWebhookEndpoint', description: 'An endpoint to send events to.' })
@@ -51,8 +57,11 @@ export class NewWebhookEndpointDto {
   description?: string;
 }
 
-@ApiSchema({ name: 'WebhookEndpoint', description: 'An endpoint events are sent to.' })
-export class WebhookEndpointDto {
+/**
+ * An endpoint's members but `livemode`, which every answer has last: the members WebhookEndpoint and
+ * NewWebhookEndpointSecret share (the document lists a class's inherited properties first).
+ */
+abstract class WebhookEndpointMembers {
   @ApiProperty({ type: 'string', description: 'Unique identifier, assigned on creation.', example: 'we_3q8kF0aZ1x2Yb7Lm' })
   id: string;
 
@@ -76,6 +85,12 @@ export class WebhookEndpointDto {
 
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was made; it gets the events of writes from then on.' })
   createdAt: string;
+}
+
+@ApiSchema({ name: 'WebhookEndpoint', description: 'An endpoint events are sent to.' })
+export class WebhookEndpointDto extends WebhookEndpointMembers {
+  @ApiProperty(LIVEMODE_PROPERTY)
+  livemode: boolean;
 
   static from(endpoint: MadeEndpoint): WebhookEndpointDto {
     return {
@@ -86,6 +101,7 @@ export class WebhookEndpointDto {
       enabled: endpoint.enabled,
       ...(endpoint.disabledReason === null ? {} : { disabledReason: endpoint.disabledReason }),
       createdAt: endpoint.createdAt.toISOString(),
+      livemode: endpoint.environment.livemode,
     };
   }
 }
@@ -97,9 +113,12 @@ const SECRET_PROPERTY = {
 } as const;
 
 @ApiSchema({ name: 'NewWebhookEndpointSecret', description: 'A new endpoint, with its signing secret: the one time it is shown.' })
-export class CreatedWebhookEndpointDto extends WebhookEndpointDto {
+export class CreatedWebhookEndpointDto extends WebhookEndpointMembers {
   @ApiProperty(SECRET_PROPERTY)
   secret: string;
+
+  @ApiProperty(LIVEMODE_PROPERTY)
+  livemode: boolean;
 }
 
 @ApiSchema({
