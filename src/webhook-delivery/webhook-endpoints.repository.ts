@@ -44,7 +44,7 @@ const INSERT =
   'INSERT INTO webhook_endpoints (environment, public_id, url, events, description, secret, enabled, created_at, created_by) ' +
   'VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)';
 const SELECT_BY_PUBLIC_ID = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE environment = ? AND public_id = ?`;
-const SELECT_PAGE = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE environment = ? AND id > ? ORDER BY id LIMIT ?`;
+const SELECT_PAGE = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE environment = ? AND id > ? ORDER BY webhook_endpoints.id LIMIT ?`;
 const SELECT_ENABLED = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE environment = ? AND enabled = 1`;
 /** The deliverer's: every environment's enabled endpoints, each with its own (an event goes only to those of its environment). */
 const SELECT_EVERY_ENABLED = `SELECT ${COLUMNS} FROM webhook_endpoints WHERE enabled = 1 ${EVERY_ENVIRONMENT}`;

@@ -255,4 +255,21 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
     for (const { id } of await all(another.auth, '/v1/webhook-endpoints'))
       expect(liveEndpoints.has(id) || sandboxEndpoints.has(id)).toBe(false);
   });
+
+  // 1.5.x ordered a page by the select list's `public_id AS id` (a random text) while its cursor is
+  // the row id: pages skipped and repeated endpoints. In a sandbox of its own, every endpoint is known.
+  it('pages through endpoints in the order they were made, each once', async () => {
+    const own = await makeSandbox(ctx.app, 'endpoint pages');
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) made.push((await endpointAt(own.auth, `/pages-${i}`)).id);
+    const listed: string[] = [];
+    let url: string | undefined = '/v1/webhook-endpoints?limit=2';
+    while (url) {
+      const page = await ctx.http().get(url).set(own.auth).expect(200);
+      listed.push(...(page.body as { id: string }[]).map(({ id }) => id));
+      const next = /<[^>]*(\/v1\/webhook-endpoints\?[^>]*)>;\s*rel="next"/.exec(String(page.headers.link ?? ''));
+      url = next?.[1];
+    }
+    expect(listed).toEqual(made);
+  });
 });
