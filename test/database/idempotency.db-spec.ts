@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import type { Sql } from '../../src/database/sql.js';
 import { InsertedId } from '../../src/database/statement.js';
 import { UnitOfWork } from '../../src/database/unit-of-work.js';
+import { Environment } from '../../src/environments/environment.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
 import { Idempotency, IdempotentRequest } from '../../src/idempotency/idempotency.js';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
@@ -46,12 +47,15 @@ describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
     const pet = PET.create(body, { id: 0 });
     const id = new InsertedId('pet');
     const create = async () => ({ answer: pet, answerId: id, statements: pets.insert(pet, id) });
-    const request = () => new IdempotentRequest('key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
+    const request = () =>
+      new IdempotentRequest(Environment.LIVE, 'key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
 
     const lateOwner = idempotency.of<typeof pet>(request(), 201)!;
     expect(await lateOwner.begin()).toBeUndefined();
     // The first owner, still running past the deadline (its database was silent): its claim as old as an abandoned one.
-    await sql.run("UPDATE idempotency_records SET created_at = ? WHERE key_id = 'key-late-owner'", [new Date(Date.now() - 9_000)]);
+    await sql.run("UPDATE idempotency_records SET created_at = ? WHERE environment = 0 AND key_id = 'key-late-owner'", [
+      new Date(Date.now() - 9_000),
+    ]);
 
     // A retry takes the claim over and creates the pet.
     const retry = request();
