@@ -39,6 +39,10 @@ export interface Scenario {
   path: string;
   /** Appends a random seeded pet's id to the path on every request. */
   randomId?: boolean;
+  /** The first seeded id is this past 1 (a sandbox's pets, seeded after live's). */
+  idOffset?: number;
+  /** Made with this key instead of the run's (a sandbox's). */
+  key?: string;
   /** `RANDOM` in it is a random number on every request: a rename that changes its pet each time. */
   body?: string;
 }
@@ -60,7 +64,8 @@ function hasWrk(): boolean {
   }
 }
 
-export async function load(target: LoadTarget, scenario: Scenario, key: string, seconds: number): Promise<Figures> {
+export async function load(target: LoadTarget, scenario: Scenario, runKey: string, seconds: number): Promise<Figures> {
+  const key = scenario.key ?? runKey;
   return WRK ? loadWithWrk(target, scenario, key, seconds) : loadWithAutocannon(target, scenario, key, seconds);
 }
 
@@ -75,7 +80,7 @@ async function loadWithAutocannon(target: LoadTarget, scenario: Scenario, key: s
         headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
         setupRequest: (request) => ({
           ...request,
-          path: scenario.randomId ? `${scenario.path}${randomId()}` : scenario.path,
+          path: scenario.randomId ? `${scenario.path}${(scenario.idOffset ?? 0) + randomId()}` : scenario.path,
           body: scenario.body?.replace(RANDOM, String(Math.floor(Math.random() * 1e9))),
         }),
       },
@@ -106,7 +111,10 @@ function bodyExpression(body: string | undefined): string {
 async function loadWithWrk(target: LoadTarget, scenario: Scenario, key: string, seconds: number): Promise<Figures> {
   wrkScripts ??= await mkdtemp(path.join(os.tmpdir(), 'petstore-bench-'));
   const script = path.join(wrkScripts, `${scenario.name.replace(/\W+/g, '-')}.lua`);
-  const pathExpression = scenario.randomId ? `${JSON.stringify(scenario.path)} .. math.random(1, ${SEED})` : JSON.stringify(scenario.path);
+  const offset = scenario.idOffset ?? 0;
+  const pathExpression = scenario.randomId
+    ? `${JSON.stringify(scenario.path)} .. math.random(${offset + 1}, ${offset + SEED})`
+    : JSON.stringify(scenario.path);
   await writeFile(
     script,
     [

@@ -94,7 +94,9 @@ function absentValue(schema: Schema, what: string, since: string, schemas: Recor
   if (resolved.type === 'array') return '[]';
   if (resolved.default !== undefined) return JSON.stringify(resolved.default);
   throw new Error(
-    `${what} is required and added in ${since}: an older answer lacks it, and it has no value to be read as (give it a default in the document)`,
+    `${what} is required and added in ${since}: an older answer lacks it, and it has no value to be read as. ` +
+      'Declare it in its ResourceShape (pet-fields.ts, order-fields.ts) as field.clearable or field.omittable (an older answer reads as null) ' +
+      'or field.defaulted(VALUE) (it reads as VALUE), then npm run openapi again',
   );
 }
 

@@ -21,6 +21,7 @@ import { StoreModule } from './store/store.module.js';
 import { describeEventDeliveries } from './webhooks/event-document.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { RequestLogModule } from './request-log/request-log.module.js';
+import { SandboxesModule } from './sandboxes/sandboxes.module.js';
 
 /**
  * What every request of an operation passes through, in the order it runs: who is asking, whether
@@ -60,6 +61,7 @@ export class AppModule {
         StoreModule,
         WebhooksModule,
         RequestLogModule,
+        SandboxesModule,
         HealthModule,
         MetricsModule,
       ],

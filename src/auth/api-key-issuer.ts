@@ -62,9 +62,11 @@ export class ApiKeyIssuer {
   /**
    * Makes a key; the returned `key` is the only copy of the secret there will ever be. Throws
    * KeyTimeRefusedError, storing nothing, for an expiry that is not in the future or not storable.
+   * Inside `within`, a transaction of the caller's (a new sandbox's, which commits with its key), or one of its own.
    */
-  create(name: string, options: NewKeyOptions = {}): Promise<{ apiKey: ApiKey; key: string }> {
-    return this.keys.transaction(async (transaction) => this.issue(transaction, await this.keys.now(transaction), name, options, null));
+  create(name: string, options: NewKeyOptions = {}, within?: SqlRunner): Promise<{ apiKey: ApiKey; key: string }> {
+    const issue = async (transaction: SqlRunner) => this.issue(transaction, await this.keys.now(transaction), name, options, null);
+    return within ? issue(within) : this.keys.transaction(issue);
   }
 
   /**
@@ -111,6 +113,14 @@ export class ApiKeyIssuer {
   /** Revokes the key with this id now; undefined when there is none. Revoking twice changes nothing. */
   revoke(id: number): Promise<ApiKey | undefined> {
     return this.keys.revoke(id, new Date());
+  }
+
+  /**
+   * Revokes every key of `environment` (a sandbox being deleted) now, inside `within` when given;
+   * answers their ids. Each instance refuses them within a second, as any revoked key (TrustedKeysRecheck).
+   */
+  revokeEnvironment(environment: Environment, within?: SqlRunner): Promise<number[]> {
+    return this.keys.revokeEnvironment(environment.id, new Date(), within);
   }
 
   /** Gives the key with this id exactly these scopes; undefined when there is none. */

@@ -61,6 +61,22 @@ export class InsufficientScopeException extends ApiException {
   }
 }
 
+/**
+ * A sandbox's key on an operation that manages sandboxes (DECISIONS "Sandboxes"): whatever scopes it
+ * holds, only a live key makes, lists and deletes sandboxes, so test code can never remove its own
+ * sandbox's siblings or make more of them.
+ */
+export class SandboxKeyRefusedException extends ApiException {
+  constructor(required: readonly Scope[]) {
+    super(
+      HttpStatus.FORBIDDEN,
+      'INSUFFICIENT_SCOPE',
+      "A sandbox's API keys (psk_test_…) cannot manage sandboxes: use a live key (psk_…) that holds " + `${required.join(' and ')}.`,
+      { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${required.join(' ')}"` },
+    );
+  }
+}
+
 /** "This API key does not hold the scope pets:read, which this operation needs." (the scopes, when it lacks more than one). */
 export function insufficientScopeMessage(required: readonly Scope[], held?: ReadonlySet<Scope>, needer = 'this operation needs'): string {
   const missing = held ? required.filter((scope) => !held.has(scope)) : required;

@@ -120,6 +120,16 @@ export class ApiKeyService implements OnModuleInit {
   }
 
   /**
+   * Tells this instance and, with Redis, every other at once that these keys changed (a sandbox's,
+   * revoked with it), so their next use asks the database. Without Redis the others find it out
+   * within a second, as of any change (recheck).
+   */
+  async changed(ids: readonly number[]): Promise<void> {
+    for (const id of ids) this.forget(id);
+    await Promise.all(ids.map((id) => this.redis.publish(KEY_CHANGES_CHANNEL, String(id))));
+  }
+
+  /**
    * Reads again the rows of the stored keys this instance trusts now, in one statement, and forgets
    * each that is gone or changed (revoked, rolled, its expiry or scopes moved; by the key tool or by
    * hand): its next use asks the database. Without Redis, this is how a change reaches every

@@ -25,6 +25,9 @@ const LOCK = 'UPDATE api_keys SET id = id WHERE id = ?';
 const INSERT =
   'INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at, expires_at, rolled_from_id, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 const REVOKE = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL';
+/** Every key of a sandbox at once, when the sandbox is deleted; a revoked one keeps its time. */
+const REVOKE_ENVIRONMENT = 'UPDATE api_keys SET revoked_at = ? WHERE environment = ? AND revoked_at IS NULL';
+const IDS_OF_ENVIRONMENT = 'SELECT id FROM api_keys WHERE environment = ?';
 /** Brings an expiry forward, never back: a key that expires sooner keeps its time. */
 const EXPIRE_BY = 'UPDATE api_keys SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)';
 const SET_SCOPES = 'UPDATE api_keys SET scopes = ? WHERE id = ?';
@@ -114,6 +117,15 @@ export class ApiKeysRepository {
   async revoke(id: number, at: Date): Promise<ApiKey | undefined> {
     await this.sql.run(REVOKE, [at, id]);
     return this.find(id);
+  }
+
+  /**
+   * Revokes every key of the environment (a sandbox's) as of `at`, inside `transaction`; answers the
+   * ids of its keys, for the instances to hear of at once (KEY_CHANGES_CHANNEL).
+   */
+  async revokeEnvironment(environment: number, at: Date, transaction: SqlRunner = this.sql): Promise<number[]> {
+    await transaction.run(REVOKE_ENVIRONMENT, [at, environment]);
+    return transaction.rows(IDS_OF_ENVIRONMENT, [environment], readId);
   }
 
   /** Stores these scopes (space-separated, as formatScopes writes them) as the key's; undefined when there is no key. */

@@ -12,6 +12,6 @@ import { TrustedKeysRecheck } from './trusted-keys-recheck.js';
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), RedisModule],
   providers: [ApiKeysRepository, ApiKeyIssuer, ApiKeyService, TrustedKeysRecheck, QuickStartKey, ApiKeyGuard],
-  exports: [ApiKeyService, ApiKeyGuard],
+  exports: [ApiKeyService, ApiKeyGuard, ApiKeyIssuer],
 })
 export class AuthModule {}

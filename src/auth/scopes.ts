@@ -39,9 +39,20 @@ export function RequiresScope(...scopes: [Scope, ...Scope[]]): MethodDecorator {
 }
 
 /** The scopes of a change of an existing resource of `area` (PATCH, DELETE, cancel): its write scope and its read scope. */
-export function changesExisting(area: 'pets' | 'store' | 'webhooks'): [Scope, Scope] {
+export function changesExisting(area: 'pets' | 'store' | 'webhooks' | 'sandboxes'): [Scope, Scope] {
   return [`${area}:read`, `${area}:write`];
 }
+
+/** The scopes of managing sandboxes, which only a live key may use whatever it holds (ScopeGuard). */
+const SANDBOX_MANAGEMENT: ReadonlySet<Scope> = new Set(['sandboxes:read', 'sandboxes:write']);
+
+/** Whether a route that needs `scopes` manages sandboxes. */
+export function managesSandboxes(scopes: readonly Scope[]): boolean {
+  return scopes.some((scope) => SANDBOX_MANAGEMENT.has(scope));
+}
+
+/** What a sandbox's key made without a choice holds: everything a live key may do there, all but managing sandboxes. */
+export const SANDBOX_KEY_SCOPES: readonly Scope[] = SCOPES.filter((scope) => !SANDBOX_MANAGEMENT.has(scope));
 
 /** Scopes as stored: space-separated, in SCOPES order (the form of OAuth's `scope`). */
 export function formatScopes(scopes: Iterable<Scope>): string {

@@ -11,17 +11,26 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiKey } from '../auth/api-key.entity.js';
 import { KEY_CHANGES_CHANNEL } from '../auth/api-key.service.js';
-import { ApiKeyIssuer, InvalidApiKeyNameError, type KeyExpiry, KeyNotRollableError, KeyTimeRefusedError } from '../auth/api-key-issuer.js';
+import {
+  ApiKeyIssuer,
+  InvalidApiKeyNameError,
+  type KeyExpiry,
+  KeyNotRollableError,
+  KeyTimeRefusedError,
+  type NewKeyOptions,
+} from '../auth/api-key-issuer.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { Sql } from '../database/sql.js';
 import { SharedRedis } from '../redis/shared-redis.js';
-import { isScope, readScopes, type Scope, SCOPES } from '../auth/scopes.js';
+import { isScope, readScopes, SANDBOX_KEY_SCOPES, type Scope, SCOPES } from '../auth/scopes.js';
+import { Environment } from '../environments/environment.js';
+import { SandboxesRepository } from '../sandboxes/sandboxes.repository.js';
 import { parseDateTime } from '../validation/is-date-time.validator.js';
 
 const USAGE =
-  'usage: npm run apikey -- create NAME [--scopes LIST] [--expires-in DURATION | --expires-at TIME] | list | ' +
+  'usage: npm run apikey -- create NAME [--scopes LIST] [--expires-in DURATION | --expires-at TIME] [--sandbox SANDBOX_ID] | list | ' +
   'roll ID|PREFIX [--overlap DURATION] | scopes ID|PREFIX --scopes LIST | revoke ID|PREFIX | --help';
 
 /** What each scope lets a key do, for the help; typed by Scope, so a scope added to SCOPES must be described here. */
@@ -70,6 +79,10 @@ DATABASE_URL names (the SQLite file data/petstore.sqlite when it is unset), whil
     --expires-at T   The key stops working at T, an RFC 3339 time in the future
                      (2027-03-31T23:59:59Z). Without either, it never expires. No key
                      expires after 9999-12-31T23:59:59.999Z, the latest time the database holds.
+    --sandbox ID     A key of the sandbox ID (sbx_…, as \`npm run sandboxes -- list\` shows it), in use:
+                     it begins psk_test_, acts in that sandbox alone, holds every scope but
+                     sandboxes:read and sandboxes:write unless --scopes says otherwise, and stops
+                     when the sandbox expires (or sooner, by --expires-in or --expires-at).
   list               Every key: id, name, prefix, scopes, created, expires, last used, revoked, and
                      the key it was rolled from or to; never a key.
   roll ID|PREFIX     Makes the key's successor (same name and scopes, printed once) and lets the old
@@ -112,7 +125,7 @@ interface GivenExpiry {
 
 type Command =
   | { run: 'help' }
-  | { run: 'create'; name: string; scopes: readonly Scope[]; expiry: GivenExpiry }
+  | { run: 'create'; name: string; scopes?: readonly Scope[]; expiry: GivenExpiry; sandbox?: string }
   | { run: 'list' }
   | { run: 'roll'; key: KeyReference; overlapMs: number; overlap: string; expiry: GivenExpiry }
   | { run: 'scopes'; key: KeyReference; scopes: readonly Scope[] }
@@ -126,10 +139,15 @@ function parseArguments(args: readonly string[]): Command {
   if (['help', '--help', '-h'].includes(command) && rest.length === 0) return { run: 'help' };
   switch (command) {
     case 'create': {
-      const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' }, ...EXPIRY_OPTIONS });
+      const { positionals, values } = parseOptions(rest, { scopes: { type: 'string' }, sandbox: { type: 'string' }, ...EXPIRY_OPTIONS });
       if (positionals.length !== 1) throw new CliError('create needs exactly one NAME (quote a name with spaces)', 2);
-      const scopes = values.scopes === undefined ? SCOPES : parseScopeList(values.scopes);
-      return { run: 'create', name: positionals[0], scopes, expiry: parseExpiry(values) };
+      const scopes = values.scopes === undefined ? undefined : parseScopeList(values.scopes);
+      if (values.sandbox !== undefined && !/^sbx_[A-Za-z0-9_-]{1,36}$/.test(values.sandbox))
+        throw new CliError(
+          `--sandbox must be a sandbox's id, sbx_… as \`npm run sandboxes -- list\` shows it (got "${values.sandbox}")`,
+          2,
+        );
+      return { run: 'create', name: positionals[0], scopes, expiry: parseExpiry(values), sandbox: values.sandbox };
     }
     case 'list':
       if (rest.length === 0) return { run: 'list' };
@@ -211,30 +229,71 @@ function parseKeyReference(command: string, given: string): KeyReference {
   throw new CliError(`${command} needs the numeric ID or the psk_… PREFIX that list shows (got "${given}")`, 2);
 }
 
-async function openIssuer(config: AppConfig): Promise<{ issuer: ApiKeyIssuer; close: () => Promise<void> }> {
+interface Opened {
+  readonly issuer: ApiKeyIssuer;
+  readonly sandboxes: SandboxesRepository;
+  readonly keys: ApiKeysRepository;
+  close(): Promise<void>;
+}
+
+async function openIssuer(config: AppConfig): Promise<Opened> {
   const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
   try {
     await dataSource.initialize();
   } catch (error) {
     throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
   }
-  return { issuer: new ApiKeyIssuer(new ApiKeysRepository(new Sql(dataSource))), close: () => dataSource.destroy() };
+  const sql = new Sql(dataSource);
+  const keys = new ApiKeysRepository(sql);
+  return { issuer: new ApiKeyIssuer(keys), sandboxes: new SandboxesRepository(sql), keys, close: () => dataSource.destroy() };
 }
 
-async function execute(command: Exclude<Command, { run: 'help' }>, issuer: ApiKeyIssuer, config: AppConfig): Promise<void> {
+/**
+ * What a key of the sandbox `id` is made with: its environment, the scopes of a sandbox's key unless
+ * others are given, and an expiry no later than the sandbox's (which it gets when none is given),
+ * by the database's clock. Refuses a sandbox that is unknown, deleted or expired.
+ */
+async function sandboxKeyOptions(
+  command: Extract<Command, { run: 'create' }> & { sandbox: string },
+  { sandboxes, keys }: Opened,
+): Promise<NewKeyOptions & { capped: boolean }> {
+  const now = await keys.now();
+  const sandbox = await sandboxes.findActive(command.sandbox, now);
+  if (!sandbox) throw new CliError(`no sandbox in use has id ${command.sandbox} (unknown, deleted or expired)`, 1);
+  const { expiry } = command.expiry;
+  const asked = expiry === null ? null : 'at' in expiry ? expiry.at : new Date(now.getTime() + expiry.afterMs);
+  const capped = asked !== null && asked.getTime() > sandbox.expiresAt.getTime();
+  return {
+    environment: Environment.of(sandbox.rowId),
+    scopes: command.scopes ?? SANDBOX_KEY_SCOPES,
+    expiry: { at: asked === null || capped ? sandbox.expiresAt : asked },
+    capped,
+  };
+}
+
+async function execute(command: Exclude<Command, { run: 'help' }>, opened: Opened, config: AppConfig): Promise<void> {
+  const { issuer } = opened;
   switch (command.run) {
     case 'create': {
       const namesakes = (await issuer.list()).filter((key) => key.name === command.name && !key.revokedAt);
-      const { apiKey, key } = await refusingBadTimes(command, () =>
-        issuer.create(command.name, { scopes: command.scopes, expiry: command.expiry.expiry }),
-      );
+      const { sandbox } = command;
+      const { capped = false, ...options }: NewKeyOptions & { capped?: boolean } =
+        sandbox === undefined
+          ? { scopes: command.scopes ?? SCOPES, expiry: command.expiry.expiry }
+          : await sandboxKeyOptions({ ...command, sandbox }, opened);
+      const { apiKey, key } = await refusingBadTimes(command, () => issuer.create(command.name, options));
+      if (capped)
+        process.stderr.write(`apikey: warning: ${command.expiry.option} is after sandbox ${sandbox} expires; the key stops when it does\n`);
       if (namesakes.length > 0) {
         const ids = namesakes.map((namesake) => namesake.id).join(', ');
         process.stderr.write(
           `apikey: warning: active key ${ids} already has the name "${command.name}"; names are labels, ids tell keys apart\n`,
         );
       }
-      process.stderr.write(`Created API key ${apiKey.id} "${apiKey.name}". This is the only time it is shown (${describe(apiKey)}):\n`);
+      const of = sandbox === undefined ? '' : ` of sandbox ${sandbox}`;
+      process.stderr.write(
+        `Created API key ${apiKey.id} "${apiKey.name}"${of}. This is the only time it is shown (${describe(apiKey)}):\n`,
+      );
       process.stdout.write(`${key}\n`);
       return;
     }
@@ -372,11 +431,11 @@ async function main(args: readonly string[]): Promise<number> {
       return 0;
     }
     const config = loadAppConfig(process.env);
-    const { issuer, close } = await openIssuer(config);
+    const opened = await openIssuer(config);
     try {
-      await execute(command, issuer, config);
+      await execute(command, opened, config);
     } finally {
-      await close();
+      await opened.close();
     }
     return 0;
   } catch (error) {

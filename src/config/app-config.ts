@@ -49,7 +49,17 @@ export abstract class AppConfig {
   abstract readonly webhooks: WebhookConfig;
   /** What the request log keeps, and for how long (see src/request-log/). */
   abstract readonly requestLog: RequestLogConfig;
+  /** How many sandboxes may be in use at once (see src/sandboxes/). */
+  abstract readonly sandboxes: SandboxesConfig;
 }
+
+export interface SandboxesConfig {
+  /** Sandboxes neither deleted nor expired at once, at most (SANDBOXES_MAX); 0 makes none. */
+  readonly max: number;
+}
+
+/** SANDBOXES_MAX when unset: DECISIONS "Sandboxes". */
+export const DEFAULT_SANDBOXES_MAX = 25;
 
 export interface RequestLogConfig {
   /** Whether the request log is kept at all (REQUEST_LOG); off, nothing is recorded and GET /v1/requests says so. */
@@ -177,6 +187,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       enabled: read(() => parseBoolean('REQUEST_LOG', env.REQUEST_LOG, true), true),
       reads: read(() => parseBoolean('REQUEST_LOG_READS', env.REQUEST_LOG_READS, false), false),
       days: read(() => parseInteger('REQUEST_LOG_DAYS', env.REQUEST_LOG_DAYS, 7, 1, 3650), 7),
+    },
+    sandboxes: {
+      max: read(() => parseInteger('SANDBOXES_MAX', env.SANDBOXES_MAX, DEFAULT_SANDBOXES_MAX, 0, 10_000), DEFAULT_SANDBOXES_MAX),
     },
   };
 

@@ -42,6 +42,18 @@ export class SqlDialect {
     return this.mysql ? ` FORCE INDEX (${name})` : '';
   }
 
+  /**
+   * A statement that deletes at most `?` (the second parameter) rows of `table` whose environment is
+   * `?` (the first), through the table's index that leads with it: `DELETE … LIMIT` on MySQL; SQLite,
+   * built without DELETE … LIMIT, deletes the rows a limited subquery names. `table` is a constant of
+   * ours, never a client's text.
+   */
+  deleteSomeOfEnvironment(table: string): string {
+    return this.mysql
+      ? `DELETE FROM ${table} WHERE environment = ? LIMIT ?`
+      : `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE environment = ? LIMIT ?)`;
+  }
+
   /** ` FOR UPDATE SKIP LOCKED` on MySQL, where replicas claim rows side by side; SQLite has one writer at a time. */
   get skipLocked(): string {
     return this.mysql ? ' FOR UPDATE SKIP LOCKED' : '';

@@ -258,6 +258,8 @@ export class Sql implements SqlRunner {
     try {
       checkConfined(sql);
     } catch (error) {
+      // Nothing was sent: the connection is as good as it was, and goes back as an answered statement's would.
+      if (last) connection.release();
       return Promise.reject(error as Error);
     }
     return new Promise((resolve, reject) => {

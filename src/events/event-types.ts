@@ -25,4 +25,6 @@ export interface WebhookEvent {
   readonly request: EventCause | null;
   /** `object`: the resource after the write (as it was, for a deletion); `previousAttributes`: on an update, the fields that changed, as they were. */
   readonly data: { readonly object: object; readonly previousAttributes?: object };
+  /** Whether it happened in the live environment (true) or in a sandbox (false); last, as in every object (from 1.6.0). */
+  readonly livemode: boolean;
 }

@@ -3,6 +3,7 @@ import { id, text } from '../database/columns.js';
 import { listOf } from '../database/sql-literal.js';
 import { type Row, Sql } from '../database/sql.js';
 import { type InsertedId, JsonWithInsertedId, type Statement } from '../database/statement.js';
+import type { Environment } from '../environments/environment.js';
 import type { WebhookEvent } from './event-types.js';
 
 /** An event as listed: the event itself, and its row for the cursor. */
@@ -11,7 +12,8 @@ export interface StoredEvent {
   readonly event: WebhookEvent;
 }
 
-const INSERT = 'INSERT INTO events (public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, 0, ?)';
+const INSERT =
+  'INSERT INTO events (environment, public_id, type, created_at, payload, dispatched, only_endpoint_id) VALUES (?, ?, ?, ?, ?, 0, ?)';
 const EVENT_BY_PUBLIC_ID = 'SELECT id AS rowId, payload FROM events WHERE public_id = ?';
 const EVENTS_PAGE = 'SELECT id AS rowId, payload FROM events WHERE only_endpoint_id IS NULL AND id > ? ORDER BY id LIMIT ?';
 const EVENTS_OF_TYPES_PAGE =
@@ -30,12 +32,13 @@ export class EventsRepository {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * The insert of `event`, to run in its write's transaction (UnitOfWork); `objectId` when its
-   * object is the row an insert of that write makes, whose id the database writes into it.
+   * The insert of `event` in the environment it happened in, to run in its write's transaction
+   * (UnitOfWork); `objectId` when its object is the row an insert of that write makes, whose id the
+   * database writes into it.
    */
-  insert(event: WebhookEvent, onlyEndpointId: number | null, objectId?: InsertedId): Statement {
+  insert(environment: Environment, event: WebhookEvent, onlyEndpointId: number | null, objectId?: InsertedId): Statement {
     const payload = objectId ? new JsonWithInsertedId(event, ['data', 'object', 'id'], objectId) : JSON.stringify(event);
-    return { sql: INSERT, parameters: [event.id, event.type, new Date(event.createdAt), payload, onlyEndpointId] };
+    return { sql: INSERT, parameters: [environment.id, event.id, event.type, new Date(event.createdAt), payload, onlyEndpointId] };
   }
 
   /** Runs an event's insert on its own. */

@@ -5,6 +5,7 @@ import { API_VERSION } from '../config/api-version.js';
 import { Clock } from '../config/clock.js';
 import type { InsertedId, Statement } from '../database/statement.js';
 import { UnitOfWork } from '../database/unit-of-work.js';
+import type { Environment } from '../environments/environment.js';
 import type { EventCause, EventType, WebhookEvent } from './event-types.js';
 import { EventsRepository } from './events.repository.js';
 
@@ -27,31 +28,41 @@ export class Outbox {
     unitOfWork.onEventsCommitted(() => this.committed());
   }
 
-  /** That `object` was deleted, as it was, by the request `cause`: the statement that records it, to run in the deletion's transaction. */
-  recordDeleted(type: EventType, object: object, cause: EventCause | null): Statement {
-    return this.events.insert(this.event(type, object, cause), null);
+  /**
+   * That `object` of the environment was deleted, as it was, by the request `cause`: the statement
+   * that records it, to run in the deletion's transaction. Every record is an event of the
+   * environment it names, which only that environment's endpoints and listings see.
+   */
+  recordDeleted(environment: Environment, type: EventType, object: object, cause: EventCause | null): Statement {
+    return this.events.insert(environment, this.event(environment, type, object, cause), null);
   }
 
   /**
    * That `before` became `after`: the statement that records it, to run in the change's transaction,
    * with `previousAttributes` the fields that changed, as they were (Stripe's shape); `cause`, the request that did it.
    */
-  recordChanged<T extends object>(type: EventType, before: T, after: T, cause: EventCause | null): Statement {
-    return this.events.insert(this.event(type, after, cause, changedAttributes(before, after)), null);
+  recordChanged<T extends object>(environment: Environment, type: EventType, before: T, after: T, cause: EventCause | null): Statement {
+    return this.events.insert(environment, this.event(environment, type, after, cause, changedAttributes(before, after)), null);
   }
 
   /**
    * That `object` was made by the insert of the write that names its id `id`: the statement that
    * records its event, whose object's `id` the database writes (JsonWithInsertedId).
    */
-  recordCreated(type: EventType, object: { id: number }, id: InsertedId, cause: EventCause | null): Statement {
-    return this.events.insert(this.event(type, object, cause), null, id);
+  recordCreated(environment: Environment, type: EventType, object: { id: number }, id: InsertedId, cause: EventCause | null): Statement {
+    return this.events.insert(environment, this.event(environment, type, object, cause), null, id);
   }
 
-  /** Records an event that no write goes with (a test event), at once; the deliverer looks at once. */
-  async recordAlone(type: string, object: object, onlyEndpointId: number | null, cause: EventCause | null): Promise<WebhookEvent> {
-    const event = this.event(type, object, cause);
-    await this.events.add(this.events.insert(event, onlyEndpointId));
+  /** Records an event of the environment that no write goes with (a test event), at once; the deliverer looks at once. */
+  async recordAlone(
+    environment: Environment,
+    type: string,
+    object: object,
+    onlyEndpointId: number | null,
+    cause: EventCause | null,
+  ): Promise<WebhookEvent> {
+    const event = this.event(environment, type, object, cause);
+    await this.events.add(this.events.insert(environment, event, onlyEndpointId));
     this.committed();
     return event;
   }
@@ -65,7 +76,7 @@ export class Outbox {
     this.listeners.push(listener);
   }
 
-  private event(type: string, object: object, cause: EventCause | null, previousAttributes?: object): WebhookEvent {
+  private event(environment: Environment, type: string, object: object, cause: EventCause | null, previousAttributes?: object): WebhookEvent {
     return {
       id: `evt_${randomBytes(15).toString('base64url')}`,
       type,
@@ -73,6 +84,7 @@ export class Outbox {
       apiVersion: API_VERSION,
       request: cause,
       data: previousAttributes ? { object, previousAttributes } : { object },
+      livemode: environment.livemode,
     };
   }
 }

@@ -41,6 +41,7 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
   EVENT_NOT_FOUND: { status: 404, message: 'No event has id "evt_2b7Vq0kQm9XcRz1L8hNw".' },
   REQUEST_NOT_FOUND: { status: 404, message: 'No request of this API key has id "4f1c2d9e-0b7a-4c55-9e1f-3a2b6c8d0e17".' },
   REQUEST_LOG_DISABLED: { status: 404, message: 'This service keeps no request log: its operator turned it off.' },
+  SANDBOX_NOT_FOUND: { status: 404, message: 'No sandbox has id "sbx_Q3v8kF0aZ1x2Yb7LmN4pRw".' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route matches GET /v1/pet.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'DELETE is not allowed on /v1/pets; allowed: GET, POST.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
@@ -52,6 +53,10 @@ const EXAMPLES: Record<ErrorCode, Omit<ErrorBody, 'code'>> = {
     message: 'Pet 42 is held by order 7 (placed): its status moves with that order (PATCH or cancel the order).',
   },
   PET_HAS_ORDERS: { status: 409, message: 'Pet 42 is named by orders, which keep it: it cannot be deleted.' },
+  SANDBOX_LIMIT_REACHED: {
+    status: 409,
+    message: 'This service allows 25 sandboxes at once, and 25 are in use: delete one (or let one expire) first.',
+  },
   PRECONDITION_FAILED: {
     status: 412,
     message:

@@ -28,6 +28,8 @@ import { PetPatchDto } from './dto/pet-patch.dto.js';
 import { PetDto } from './dto/pet.dto.js';
 import { PetsService } from './pets.service.js';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import { InEnvironment } from '../auth/api-key.principal.js';
+import type { Environment } from '../environments/environment.js';
 
 const PET_ID_PARAMETER = { name: 'petId', schema: ID_SCHEMA, description: 'The identifier of the animal.', example: 1 };
 
@@ -54,8 +56,8 @@ export class PetsController {
     },
   })
   @RequiresScope('pets:read')
-  list(@Query() query: ListPetsQuery): Promise<Page<PetDto>> {
-    return this.pets.list(query);
+  list(@InEnvironment() environment: Environment, @Query() query: ListPetsQuery): Promise<Page<PetDto>> {
+    return this.pets.list(environment, query);
   }
 
   @Post()
@@ -118,8 +120,8 @@ export class PetsController {
     PET_NOT_FOUND: 'No animal has this id.',
   })
   @RequiresScope('pets:read')
-  get(@Param('petId', new ParseIdPipe('petId')) petId: number): Promise<PetDto> {
-    return this.pets.get(petId);
+  get(@InEnvironment() environment: Environment, @Param('petId', new ParseIdPipe('petId')) petId: number): Promise<PetDto> {
+    return this.pets.get(environment, petId);
   }
 
   @Patch(':petId')

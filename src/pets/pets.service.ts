@@ -6,6 +6,7 @@ import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { changedAttributes, Outbox } from '../events/outbox.js';
 import { Idempotency } from '../idempotency/idempotency.js';
+import type { Environment } from '../environments/environment.js';
 import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { type Metadata, mergedMetadataProblem } from '../validation/metadata.js';
@@ -40,24 +41,25 @@ export class PetsService {
     private readonly outbox: Outbox,
   ) {}
 
-  list(query: ListPetsQuery): Promise<Page<PetDto>> {
+  list(environment: Environment, query: ListPetsQuery): Promise<Page<PetDto>> {
     const { status } = query;
     const pair = pairOf(query.metadata);
     const filter = { status, metadata: pair && JSON.stringify(pair) };
-    return readPage('pets', query, filter, (afterId, limit) => this.pets.page(status, pair, afterId, limit));
+    return readPage('pets', query, filter, (afterId, limit) => this.pets.page(environment, status, pair, afterId, limit));
   }
 
-  /** Stores the pet and its `pet.created` event; its id is the one the insert generates. */
+  /** Stores the pet, in the request's environment, and its `pet.created` event; its id is the one the insert generates. */
   create(newPet: NewPetDto, write: WriteRequest): Promise<PetDto> {
+    const { environment } = write;
     // Its id is the one the insert generates.
-    const pet: PetDto = PET.create(newPet, { id: 0 });
+    const pet: PetDto = PET.create(newPet, { id: 0, livemode: environment.livemode });
     const id = new InsertedId('pet');
     return this.writes.write(
       async () => ({
         answer: pet,
         answerId: id,
-        statements: this.pets.insert(pet, id),
-        events: [this.outbox.recordCreated('pet.created', pet, id, write.cause)],
+        statements: this.pets.insert(environment, pet, id),
+        events: [this.outbox.recordCreated(environment, 'pet.created', pet, id, write.cause)],
       }),
       this.idempotency.of(write.idempotency, HttpStatus.CREATED),
     );
@@ -71,7 +73,7 @@ export class PetsService {
   update(id: number, patch: PetPatchDto, preconditions: Preconditions, write: WriteRequest): Promise<PetDto> {
     return this.writes.change(
       async (transaction) => {
-        const { pet, heldByOrderId } = await this.state(transaction, id);
+        const { pet, heldByOrderId } = await this.state(transaction, write.environment, id);
         requirePreconditions(preconditions, `pet ${id}`, pet);
         const after = PET.merge(pet, patch);
         const tooMany = mergedMetadataProblem(after.metadata);
@@ -83,8 +85,8 @@ export class PetsService {
         if (!differs(pet, after)) return { answer: pet, statements: [] };
         return {
           answer: after,
-          statements: this.pets.change(pet, after),
-          events: [this.outbox.recordChanged('pet.updated', pet, after, write.cause)],
+          statements: this.pets.change(write.environment, pet, after),
+          events: [this.outbox.recordChanged(write.environment, 'pet.updated', pet, after, write.cause)],
         };
       },
       this.idempotency.of(write.idempotency, HttpStatus.OK),
@@ -95,9 +97,14 @@ export class PetsService {
   async delete(id: number, preconditions: Preconditions, write: WriteRequest): Promise<void> {
     try {
       await this.writes.write(async (transaction) => {
-        const { pet } = await this.state(transaction, id);
+        const { environment } = write;
+        const { pet } = await this.state(transaction, environment, id);
         requirePreconditions(preconditions, `pet ${id}`, pet);
-        return { answer: pet, statements: [this.pets.remove(id)], events: [this.outbox.recordDeleted('pet.deleted', pet, write.cause)] };
+        return {
+          answer: pet,
+          statements: [this.pets.remove(environment, id)],
+          events: [this.outbox.recordDeleted(environment, 'pet.deleted', pet, write.cause)],
+        };
       });
     } catch (error) {
       // The orders' foreign key: an order names the pet.
@@ -105,22 +112,25 @@ export class PetsService {
     }
   }
 
-  /** How many pets have each status, every status present. */
-  async countByStatus(): Promise<Record<PetStatus, number>> {
+  /** How many of the environment's pets have each status, every status present. */
+  async countByStatus(environment: Environment): Promise<Record<PetStatus, number>> {
     const counts = Object.fromEntries(PET_STATUSES.map((status) => [status, 0])) as Record<PetStatus, number>;
-    for (const { status, count } of await this.pets.countByStatus()) if (status in counts) counts[status as PetStatus] = count;
+    for (const { status, count } of await this.pets.countByStatus(environment)) if (status in counts) counts[status as PetStatus] = count;
     return counts;
   }
 
-  async get(id: number): Promise<PetDto> {
-    const pet = await this.pets.get(id);
+  async get(environment: Environment, id: number): Promise<PetDto> {
+    const pet = await this.pets.get(environment, id);
     if (!pet) throw new PetNotFoundException(id);
     return pet;
   }
 
-  /** The pet as a write decides on it, held by that write's transaction (when it holds what it reads); 404 when there is none. */
-  async state(transaction: WriteTransaction, id: number): Promise<PetState> {
-    const state = await this.pets.state(transaction, id);
+  /**
+   * The environment's pet as a write decides on it, held by that write's transaction (when it holds
+   * what it reads); 404 when there is none, or it is another environment's.
+   */
+  async state(transaction: WriteTransaction, environment: Environment, id: number): Promise<PetState> {
+    const state = await this.pets.state(transaction, environment, id);
     if (!state) throw new PetNotFoundException(id);
     return state;
   }
@@ -130,11 +140,12 @@ export class PetsService {
    * (`heldBy`), or released (by none); with its `pet.updated` event, caused by the order's `write`. No event when its status stays.
    */
   moveForOrder({ pet }: PetState, status: PetStatus, heldBy: InsertedId | 'released', write: WriteRequest): PetMove {
+    const { environment } = write;
     const after: PetDto = { ...pet, status };
     return {
       pet: after,
-      change: heldBy === 'released' ? this.pets.release(pet.id, status) : this.pets.hold(pet.id, status, heldBy),
-      events: differs(pet, after) ? [this.outbox.recordChanged('pet.updated', pet, after, write.cause)] : [],
+      change: heldBy === 'released' ? this.pets.release(environment, pet.id, status) : this.pets.hold(environment, pet.id, status, heldBy),
+      events: differs(pet, after) ? [this.outbox.recordChanged(environment, 'pet.updated', pet, after, write.cause)] : [],
     };
   }
 }

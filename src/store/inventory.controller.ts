@@ -6,6 +6,8 @@ import { ETAG_HEADER, TaggedRead } from '../http/preconditions.decorators.js';
 import { PetsService } from '../pets/pets.service.js';
 import { InventoryDto } from './dto/inventory.dto.js';
 import { RequiresScope } from '../auth/scopes.js';
+import { InEnvironment } from '../auth/api-key.principal.js';
+import type { Environment } from '../environments/environment.js';
 
 @ApiTags('store')
 @ApiBearerAuth('bearer')
@@ -28,7 +30,7 @@ export class InventoryController {
     },
   })
   @RequiresScope('store:read')
-  get(): Promise<InventoryDto> {
-    return this.pets.countByStatus();
+  get(@InEnvironment() environment: Environment): Promise<InventoryDto> {
+    return this.pets.countByStatus(environment);
   }
 }

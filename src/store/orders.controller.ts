@@ -18,6 +18,8 @@ import { OrderPatchDto } from './dto/order-patch.dto.js';
 import { OrderDto } from './dto/order.dto.js';
 import { OrdersService } from './orders.service.js';
 import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import { InEnvironment } from '../auth/api-key.principal.js';
+import type { Environment } from '../environments/environment.js';
 
 const ORDER_ID_PARAMETER = { name: 'orderId', schema: ID_SCHEMA, description: 'The identifier of the order.', example: 1 };
 
@@ -42,8 +44,8 @@ export class OrdersController {
     },
   })
   @RequiresScope('store:read')
-  list(@Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
-    return this.orders.list(query);
+  list(@InEnvironment() environment: Environment, @Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
+    return this.orders.list(environment, query);
   }
 
   @Post()
@@ -86,8 +88,8 @@ export class OrdersController {
     ORDER_NOT_FOUND: 'No order has this id.',
   })
   @RequiresScope('store:read')
-  get(@Param('orderId', new ParseIdPipe('orderId')) orderId: number): Promise<OrderDto> {
-    return this.orders.get(orderId);
+  get(@InEnvironment() environment: Environment, @Param('orderId', new ParseIdPipe('orderId')) orderId: number): Promise<OrderDto> {
+    return this.orders.get(environment, orderId);
   }
 
   @Patch(':orderId')

@@ -5,6 +5,7 @@ import { InsertedId, type Statement } from '../database/statement.js';
 import { UnitOfWork, type WriteTransaction } from '../database/unit-of-work.js';
 import { Outbox } from '../events/outbox.js';
 import { Idempotency } from '../idempotency/idempotency.js';
+import type { Environment } from '../environments/environment.js';
 import type { WriteRequest } from '../idempotency/write-request.js';
 import { readPage, type Page } from '../pagination/page.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
@@ -38,11 +39,11 @@ export class OrdersService {
     private readonly outbox: Outbox,
   ) {}
 
-  async list(query: ListOrdersQuery): Promise<Page<OrderDto>> {
+  async list(environment: Environment, query: ListOrdersQuery): Promise<Page<OrderDto>> {
     const { status } = query;
     const pair = pairOf(query.metadata);
     const filter = { status, metadata: pair && JSON.stringify(pair) };
-    const page = await readPage('orders', query, filter, (afterId, limit) => this.orders.page(status, pair, afterId, limit));
+    const page = await readPage('orders', query, filter, (afterId, limit) => this.orders.page(environment, status, pair, afterId, limit));
     return page.map(OrderDto.from);
   }
 
@@ -53,14 +54,16 @@ export class OrdersService {
    */
   async place(newOrder: NewOrderDto, write: WriteRequest): Promise<OrderDto> {
     const { petId, status = 'placed' } = newOrder;
+    const { environment } = write;
     // Its id is the one the insert generates; complete exactly when delivered (NewOrderDto refuses any other complete).
-    const stored = ORDER.createStored<StoredOrder>(newOrder, { id: 0, complete: status === 'delivered' });
+    const stored = ORDER.createStored<StoredOrder>(newOrder, { id: 0, complete: status === 'delivered', livemode: environment.livemode });
     const order = OrderDto.from(stored);
     const id = new InsertedId('order');
     try {
       return await this.writes.write(
         async (transaction) => {
-          const pet = await this.pets.state(transaction, petId);
+          // A pet of another environment is none: 404, as one that never existed.
+          const pet = await this.pets.state(transaction, environment, petId);
           if (pet.pet.status !== 'available') throw new PetNotAvailableException(petId, pet.pet.status);
           const move = this.pets.moveForOrder(
             pet,
@@ -71,8 +74,8 @@ export class OrdersService {
           return {
             answer: order,
             answerId: id,
-            statements: [...this.orders.insert(stored, id), move.change],
-            events: [this.outbox.recordCreated('order.placed', order, id, write.cause), ...move.events],
+            statements: [...this.orders.insert(environment, stored, id), move.change],
+            events: [this.outbox.recordCreated(environment, 'order.placed', order, id, write.cause), ...move.events],
           };
         },
         this.idempotency.of(write.idempotency, HttpStatus.CREATED),
@@ -109,8 +112,8 @@ export class OrdersService {
     });
   }
 
-  async get(id: number): Promise<OrderDto> {
-    const order = await this.orders.get(id);
+  async get(environment: Environment, id: number): Promise<OrderDto> {
+    const order = await this.orders.get(environment, id);
     if (!order) throw new OrderNotFoundException(id);
     return OrderDto.from(order);
   }
@@ -130,17 +133,18 @@ export class OrdersService {
   ): Promise<OrderDto> {
     return this.writes[how](
       async (transaction) => {
-        const stored = await this.state(transaction, id);
+        const { environment } = write;
+        const stored = await this.state(transaction, environment, id);
         const before = OrderDto.from(stored);
         requirePreconditions(preconditions, `order ${id}`, before);
         const order = decide(stored);
         const after = OrderDto.from(order);
         if (JSON.stringify(after) === JSON.stringify(before)) return { answer: before, statements: [] };
-        const statements: Statement[] = this.orders.change(stored, order);
-        const events: Statement[] = [this.outbox.recordChanged('order.updated', before, after, write.cause)];
+        const statements: Statement[] = this.orders.change(environment, stored, order);
+        const events: Statement[] = [this.outbox.recordChanged(environment, 'order.updated', before, after, write.cause)];
         const petStatus = PET_AFTER[order.status];
         if (order.status !== stored.status && petStatus) {
-          const pet = await this.pets.state(transaction, order.petId);
+          const pet = await this.pets.state(transaction, environment, order.petId);
           // An order placed before 1.4.0 may not hold its pet: it moves none.
           if (pet.heldByOrderId === id) {
             const move = this.pets.moveForOrder(pet, petStatus, 'released', write);
@@ -154,8 +158,8 @@ export class OrdersService {
     );
   }
 
-  private async state(transaction: WriteTransaction, id: number): Promise<StoredOrder> {
-    const order = await this.orders.state(transaction, id);
+  private async state(transaction: WriteTransaction, environment: Environment, id: number): Promise<StoredOrder> {
+    const order = await this.orders.state(transaction, environment, id);
     if (!order) throw new OrderNotFoundException(id);
     return order;
   }

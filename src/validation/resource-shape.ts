@@ -15,7 +15,7 @@ export type Property<T> = (presence?: Presence<T>) => PropertyDecorator;
 /**
  * How a client gives a field, and so how a create fills it in, how a Merge Patch (RFC 7396) changes
  * it, and how the document shows it in each of the three shapes (the answer, the create, the patch):
- * - `assigned`: the service's (an id): answered only.
+ * - `assigned`: the service's (an id; `livemode`, from the environment): answered only.
  * - `required`: needed on create; a patch replaces it and may not remove it (a null is refused).
  * - `fixed`: needed on create, and never changed (an order's pet).
  * - `defaulted`: optional on create (`default` when left out); a patch replaces it, never removes it.
@@ -100,6 +100,9 @@ export type Patch<S extends Fields> = Flat<
 
 /** What only the service gives on create (an id, a derived field), and what it works out instead of the sent value. */
 export type Given<S extends Fields> = Flat<{ [K in Keys<S, 'assigned' | 'derived'>]: ValueOf<S[K]> } & { [K in keyof S]?: ValueOf<S[K]> }>;
+
+/** The same for a create as stored (createStored): what the service gives, and any field as stored where that differs. */
+export type GivenStored<S extends Fields> = Flat<{ [K in Keys<S, 'assigned' | 'derived'>]: ValueOf<S[K]> } & { [K in keyof S]?: unknown }>;
 
 /** A create's field left out is validated as absent (its default, or none); an explicit null is no value. */
 const unlessAbsent = ValidateIf((_, value) => value !== undefined);
@@ -208,7 +211,7 @@ export class ResourceShape<S extends Fields> {
    * The same, as stored where a field stores otherwise than it answers (`stored`: an order's ship
    * date, a Date); the caller names that type (StoredOrder), and `given` holds such fields as stored.
    */
-  createStored<R extends object>(sent: Create<S>, given: Partial<Record<keyof S, unknown>>): R {
+  createStored<R extends object>(sent: Create<S>, given: GivenStored<S>): R {
     return this.made(sent, given) as unknown as R;
   }
 

@@ -129,7 +129,15 @@ export class WebhooksService {
   /** Sends a `webhook.test` event to this endpoint alone; answers the event. */
   async sendTest(id: string, preconditions: Preconditions, write: WriteRequest): Promise<EventDto> {
     const endpoint = await this.find(id, preconditions);
-    return (await this.outbox.recordAlone(TEST_EVENT_TYPE, { endpointId: endpoint.id }, endpoint.rowId, write.cause)) as EventDto;
+    // The request's environment is the endpoint's once endpoints are found only in it (the webhooks
+    // helper of issue 58 confines find): the event is of the environment whose endpoint it goes to.
+    return (await this.outbox.recordAlone(
+      write.environment,
+      TEST_EVENT_TYPE,
+      { endpointId: endpoint.id },
+      endpoint.rowId,
+      write.cause,
+    )) as EventDto;
   }
 
   async recover(id: string, since: Date, preconditions: Preconditions): Promise<number> {

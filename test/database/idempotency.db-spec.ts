@@ -39,14 +39,14 @@ describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
   });
 
   const petsNamed = async (name: string) =>
-    (await sql.rows('SELECT COUNT(*) AS n FROM pets WHERE name = ?', [name], (row) => Number(row.n)))[0];
+    (await sql.rows('SELECT COUNT(*) AS n FROM pets WHERE environment = 0 AND name = ?', [name], (row) => Number(row.n)))[0];
 
   it('lets no late owner complete a claim taken over from it: its create is rolled back with IDEMPOTENCY_KEY_IN_USE', async () => {
     const body = { name: `Late owner ${kind} ${Date.now()}`, categoryId: 1 };
     // As the service makes a pet (PET): every field a create leaves out has its value.
-    const pet = PET.create(body, { id: 0 });
+    const pet = PET.create(body, { id: 0, livemode: true });
     const id = new InsertedId('pet');
-    const create = async () => ({ answer: pet, answerId: id, statements: pets.insert(pet, id) });
+    const create = async () => ({ answer: pet, answerId: id, statements: pets.insert(Environment.LIVE, pet, id) });
     const request = () =>
       new IdempotentRequest(Environment.LIVE, 'key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
 

@@ -411,6 +411,10 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
     expect(Pet.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(Pet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64', minimum: 1, maximum: 9007199254740991 });
     expect(NewPet.properties.id).toBeUndefined();
+    // The service's (1.6.0): answered last, never sent.
+    expect(Pet.properties.livemode).toMatchObject({ type: 'boolean' });
+    expect(Object.keys(Pet.properties).at(-1)).toBe('livemode');
+    expect(NewPet.properties.livemode).toBeUndefined();
     expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
     // A default behind a $ref of its own, so that every generator makes the field optional.
     expect(NewPet.properties.status).toEqual({ $ref: '#/components/schemas/NewPetStatus' });
@@ -530,8 +534,10 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
   it('names the store schemas Order, NewOrder, OrderStatus and Inventory', () => {
     const { Order, NewOrder, OrderStatus, Inventory } = document.components.schemas;
     expect(OrderStatus).toEqual({ type: 'string', enum: ['placed', 'approved', 'delivered', 'cancelled'] });
-    expect(Order.required.sort()).toEqual(['complete', 'id', 'metadata', 'petId', 'quantity', 'status']);
+    expect(Order.required.sort()).toEqual(['complete', 'id', 'livemode', 'metadata', 'petId', 'quantity', 'status']);
     expect(Order.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(Order.properties.livemode).toMatchObject({ type: 'boolean' });
+    expect(NewOrder.properties.livemode).toBeUndefined();
     expect(Order.properties.shipDate).toMatchObject({ type: 'string', format: 'date-time' });
     expect(NewOrder.required.sort()).toEqual(['petId', 'quantity']);
     expect(NewOrder.properties.quantity).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });

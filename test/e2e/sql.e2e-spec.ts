@@ -12,9 +12,9 @@ import { DATABASE_KINDS } from './support/test-database.js';
 describe.each(DATABASE_KINDS)('Sql on %s', (kind) => {
   const ctx = useApp(kind);
   const sql = () => ctx.app.get(Sql);
-  const petsNamed = async (name: string) => (await sql().rows('SELECT id FROM pets WHERE name = ?', [name], (row) => id(row.id))).length;
+  const petsNamed = async (name: string) => (await sql().rows('SELECT id FROM pets WHERE environment = 0 AND name = ?', [name], (row) => id(row.id))).length;
   const insertPet = (name: string) => ({
-    sql: 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)',
+    sql: 'INSERT INTO pets (environment, name, category_id, status) VALUES (0, ?, ?, ?)',
     parameters: [name, 1, 'available'],
   });
 
@@ -23,11 +23,11 @@ describe.each(DATABASE_KINDS)('Sql on %s', (kind) => {
     const payload = new JsonWithInsertedId({ id: 0, name: 'written' }, ['id'], id);
     const [pet, recorded] = await sql().write([
       { ...insertPet('all-of-it'), inserts: id },
-      { sql: 'UPDATE pets SET name = ? WHERE name = ?', parameters: [payload, 'all-of-it'] },
+      { sql: 'UPDATE pets SET name = ? WHERE name = ? AND environment = 0', parameters: [payload, 'all-of-it'] },
     ]);
     expect(pet).toEqual({ insertId: expect.any(Number), affectedRows: 1 });
     expect(recorded.affectedRows).toBe(1);
-    const [name] = await sql().rows('SELECT name FROM pets WHERE id = ?', [pet.insertId], (row) => text(row.name));
+    const [name] = await sql().rows('SELECT name FROM pets WHERE id = ? AND environment = 0', [pet.insertId], (row) => text(row.name));
     expect(name).toBe(`{"id":${pet.insertId},"name":"written"}`);
   });
 
@@ -47,5 +47,15 @@ describe.each(DATABASE_KINDS)('Sql on %s', (kind) => {
       }),
     ).rejects.toThrow('refused by the check');
     expect(await petsNamed('refused')).toBe(0);
+  });
+
+  it('refuses a statement on a confined table that names no environment, and gives its connection back', async () => {
+    // More refusals than the pool has connections (DB_POOL_SIZE, 10): a refusal that kept its connection would leave none.
+    for (let i = 0; i < 25; i++)
+      await expect(sql().rows('SELECT id FROM pets WHERE name = ?', ['anyone'], (row) => id(row.id))).rejects.toThrow(
+        /^a statement on pets names no environment/,
+      );
+    await expect(sql().run('DELETE FROM pets WHERE name = ?', ['anyone'])).rejects.toThrow(/names no environment/);
+    expect(await petsNamed('anyone')).toBe(0);
   });
 });

@@ -97,6 +97,8 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
       // The request that caused it (1.5.0): its X-Request-Id, which the request log files it under.
       request: { id: 'signed-create-1', idempotencyKey: 'signed-create' },
       data: { object: pet },
+      // A live event (1.6.0): false for a sandbox's.
+      livemode: true,
     });
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(delivery.headers['user-agent']).toMatch(/^petstore-webhooks\//);

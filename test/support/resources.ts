@@ -30,11 +30,11 @@ function defaultsOf(shape: { readonly fields: Fields }): Record<string, unknown>
   );
 }
 
-/** What a pet answers with when a field was not set. */
-const petDefaults = () => defaultsOf(PET) as { status: PetStatus; metadata: Metadata };
+/** What a pet answers with when a field was not set; a live one's (a sandbox's says `livemode: false`). */
+const petDefaults = () => ({ ...(defaultsOf(PET) as { status: PetStatus; metadata: Metadata }), livemode: true });
 
-/** What an order answers with when a field was not set; shipDate is absent when none was given. */
-const orderDefaults = () => ({ ...(defaultsOf(ORDER) as { status: OrderStatus; metadata: Metadata }), complete: false });
+/** What an order answers with when a field was not set; shipDate is absent when none was given; a live one's. */
+const orderDefaults = () => ({ ...(defaultsOf(ORDER) as { status: OrderStatus; metadata: Metadata }), complete: false, livemode: true });
 
 /** The whole pet: `fields` (id, name, categoryId, and any other it sets) over a pet's defaults. */
 export function pet<Fields extends object>(fields: Fields): Over<ReturnType<typeof petDefaults>, Fields> {

@@ -36,7 +36,16 @@ describe('loadAppConfig', () => {
         attemptTimeoutMs: 10_000,
       },
       requestLog: { enabled: true, reads: false, days: 7 },
+      sandboxes: { max: 25 },
     });
+  });
+
+  it('reads SANDBOXES_MAX, 0 making none, and refuses what is not a count', () => {
+    expect(loadAppConfig({ SANDBOXES_MAX: '3' }).sandboxes).toEqual({ max: 3 });
+    expect(loadAppConfig({ SANDBOXES_MAX: '0' }).sandboxes).toEqual({ max: 0 });
+    expect(() => loadAppConfig({ SANDBOXES_MAX: '-1' })).toThrow(
+      'invalid configuration: SANDBOXES_MAX must be an integer from 0 to 10000 (got "-1")',
+    );
   });
 
   it('reads the request log settings, and names each bad one', () => {

@@ -133,16 +133,22 @@ describe.each(RESOURCES)('$name: every member of its declaration', (resource) =>
   const { name, shape } = resource;
   const members = Object.entries(shape.fields);
 
-  /** The entity's columns by property, its base class's (the id) included: the column each is stored in. */
-  const columnOf = (member: string) => {
+  /** The entity's column arguments of a property, its base class's (the id) included. */
+  const columnArgsOf = (member: string) => {
     const classes: unknown[] = [];
     for (let type: unknown = resource.entity; typeof type === 'function' && type !== Function.prototype; type = Object.getPrototypeOf(type))
       classes.push(type);
-    const column = getMetadataArgsStorage()
+    return getMetadataArgsStorage()
       .filterColumns(classes as (new () => object)[])
       .find((candidate) => candidate.propertyName === member);
+  };
+  /** The column each property is stored in. */
+  const columnOf = (member: string) => {
+    const column = columnArgsOf(member);
     return column && (column.options.name ?? member);
   };
+  /** A member read from a query of the row (TypeORM's VirtualColumn: livemode), which no column stores. */
+  const isComputed = (member: string) => columnArgsOf(member)?.mode === 'virtual-property';
 
   it('has a column of its entity', () => {
     const missing = members.filter(([member]) => !columnOf(member));
@@ -151,9 +157,19 @@ describe.each(RESOURCES)('$name: every member of its declaration', (resource) =>
     ).toEqual([]);
   });
 
+  it('is computed only when the service gives it: a member read from a query of the row is never written', () => {
+    const written = members.filter(([member, { rule }]) => isComputed(member) && rule !== 'assigned');
+    expect(
+      written.map(([member, { rule }]) => `${name}.${member} is read from a query (no column stores it), but a ${rule} field is written`),
+    ).toEqual([]);
+  });
+
   it('has a column the migrations make', async () => {
     const made = new Set((await dataSource.query(`PRAGMA table_info(${resource.table})`)).map((column: { name: string }) => column.name));
-    const missing = members.map(([member]) => columnOf(member) ?? snake(member)).filter((column) => !made.has(column));
+    const missing = members
+      .filter(([member]) => !isComputed(member))
+      .map(([member]) => columnOf(member) ?? snake(member))
+      .filter((column) => !made.has(column));
     expect(
       missing.map(
         (column) =>
@@ -185,7 +201,11 @@ describe.each(RESOURCES)('$name: every member of its declaration', (resource) =>
       if (((own as { nullable?: boolean }).nullable ?? false) !== expected.nullable)
         problems.push(
           `${schemaName}.${member} is ${expected.nullable ? 'not ' : ''}nullable, but a ${rule} field is${expected.nullable ? '' : ' not'} there: ` +
-            `its property in ${resource.declaration} must spread the presence it is given into its ApiProperty; then ${REGENERATE}`,
+            (expected.nullable
+              ? `its property in ${resource.declaration} must spread the presence it is given last into its ApiProperty (\`...presence\`)`
+              : `drop \`nullable\` from its property in ${resource.declaration}: whether it may be null comes from its rule ` +
+                '(field.clearable: on a patch only), spread last into its ApiProperty') +
+            `; then ${REGENERATE}`,
         );
     }
     expect(problems).toEqual([]);

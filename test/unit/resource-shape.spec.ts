@@ -61,18 +61,18 @@ describe('ResourceShape', () => {
   });
 
   it("answers an order's ship date as UTC text with milliseconds, left out (not undefined) when none, in the declaration order", () => {
-    const stored = { metadata: NO_METADATA, id: 1, petId: 2, quantity: 1, status: 'placed', shipDate: null, complete: false };
-    expect(Object.keys(ORDER.answer(stored))).toEqual(['id', 'petId', 'quantity', 'status', 'complete', 'metadata']);
+    const stored = { livemode: true, metadata: NO_METADATA, id: 1, petId: 2, quantity: 1, status: 'placed', shipDate: null, complete: false };
+    expect(Object.keys(ORDER.answer(stored))).toEqual(['id', 'petId', 'quantity', 'status', 'complete', 'metadata', 'livemode']);
     const shipping = ORDER.answer({ ...stored, shipDate: new Date('2026-12-01T10:30:00+01:00') });
     expect(JSON.stringify(shipping)).toBe(
-      '{"id":1,"petId":2,"quantity":1,"status":"placed","shipDate":"2026-12-01T09:30:00.000Z","complete":false,"metadata":{}}',
+      '{"id":1,"petId":2,"quantity":1,"status":"placed","shipDate":"2026-12-01T09:30:00.000Z","complete":false,"metadata":{},"livemode":true}',
     );
   });
 
   it('stores what an order is placed with: the ship date as a Date, null when none', () => {
     const placed = ORDER.createStored<Record<string, unknown>>(
       { petId: 2, quantity: 1, shipDate: '2026-12-01T10:30:00+01:00' },
-      { id: 0, complete: false },
+      { id: 0, complete: false, livemode: false },
     );
     expect(placed).toStrictEqual({
       id: 0,
@@ -82,8 +82,21 @@ describe('ResourceShape', () => {
       shipDate: new Date('2026-12-01T09:30:00.000Z'),
       complete: false,
       metadata: NO_METADATA,
+      livemode: false,
     });
-    expect(ORDER.createStored<Record<string, unknown>>({ petId: 2, quantity: 1 }, { id: 0, complete: false }).shipDate).toBeNull();
+    expect(ORDER.createStored<Record<string, unknown>>({ petId: 2, quantity: 1 }, { id: 0, complete: false, livemode: true }).shipDate).toBeNull();
+  });
+
+  it("answers livemode last, as the service gives it, which no create or patch writes and a patch leaves as it was", () => {
+    const pet = PET.create({ name: 'Rex', categoryId: 3 }, { id: 7, livemode: false });
+    expect(Object.keys(pet).at(-1)).toBe('livemode');
+    expect(pet.livemode).toBe(false);
+    expect(PET.merge(pet, { name: 'Rex II' })).toMatchObject({ name: 'Rex II', livemode: false });
+    for (const shape of [PET, ORDER] as const) {
+      expect(shape.written).not.toContain('livemode');
+      expect(shape.patched).not.toContain('livemode');
+      expect(shape.shown.at(-1)).toBe('livemode');
+    }
   });
 
   it('names fields as the prose of the document does', () => {

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
+import { LivemodeProperty } from '../../environments/livemode-property.js';
 import { IsId } from '../../validation/is-id.validator.js';
 import { IsName } from '../../validation/is-name.validator.js';
 import { type Metadata, MetadataProperty, NO_METADATA } from '../../validation/metadata.js';
@@ -63,4 +64,6 @@ export const PET = new ResourceShape({
   categoryId: field.required<number>(PetField.categoryId),
   status: field.defaulted<PetStatus>('available', PetField.status),
   metadata: field.merged<Metadata>(NO_METADATA, PetField.metadata),
+  // Last in every answer (DECISIONS "Sandboxes"); given by the environment, as the id by the insert.
+  livemode: field.assigned<boolean>(LivemodeProperty),
 });

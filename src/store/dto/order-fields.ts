@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, Max, Min, ValidateBy } from 'class-validator';
+import { LivemodeProperty } from '../../environments/livemode-property.js';
 import { DATE_TIME_PROPERTY, DATE_TIME_RULE, IsDateTime } from '../../validation/is-date-time.validator.js';
 import { IsId } from '../../validation/is-id.validator.js';
 import { type Metadata, MetadataProperty, NO_METADATA } from '../../validation/metadata.js';
@@ -128,4 +129,6 @@ export const ORDER = new ResourceShape({
       ),
   }),
   metadata: field.merged<Metadata>(NO_METADATA, OrderField.metadata),
+  // Last in every answer (DECISIONS "Sandboxes"); given by the environment, as the id by the insert.
+  livemode: field.assigned<boolean>(LivemodeProperty),
 });

@@ -87,3 +87,12 @@ export async function runApiKeyCli(args: readonly string[], env: Record<string, 
   const code = await cli.exitCode(20_000);
   return { code, stdout: cli.stdout, stderr: cli.stderr };
 }
+
+export const SANDBOXES_SCRIPT = resolve('dist/src/cli/sandboxes.js');
+
+/** Runs the sandboxes tool as an operator would, configured only by `env`. */
+export async function runSandboxesCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  const cli = new ServiceProcess(env, process.cwd(), SANDBOXES_SCRIPT, args);
+  const code = await cli.exitCode(20_000);
+  return { code, stdout: cli.stdout, stderr: cli.stderr };
+}

@@ -1,0 +1,176 @@
+/**
+ * The operator's view of the sandboxes, against whichever database DATABASE_URL names, with or
+ * without the service running: `list` prints every sandbox still stored (in use, or deleted or
+ * expired with rows still to remove) and how many rows it holds; `delete ID` deletes one as
+ * `DELETE /v1/sandboxes/{id}` does: its keys refused within a second on every instance, its rows
+ * removed by the service in the background. `npm run sandboxes -- --help` says how.
+ * Exit codes: 0 done, 1 failed (database, no such sandbox), 2 used wrongly.
+ */
+// First: refuses an unsupported Node before anything else loads.
+import '../supported-node.js';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ApiKeyIssuer } from '../auth/api-key-issuer.js';
+import { KEY_CHANGES_CHANNEL } from '../auth/api-key.service.js';
+import { ApiKeysRepository } from '../auth/api-keys.repository.js';
+import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
+import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { Sql } from '../database/sql.js';
+import { Environment } from '../environments/environment.js';
+import { SharedRedis } from '../redis/shared-redis.js';
+import { SANDBOX_TABLES, SandboxRowsRepository } from '../sandboxes/sandbox-rows.repository.js';
+import { type StoredSandbox, SandboxesRepository } from '../sandboxes/sandboxes.repository.js';
+import { markSandboxDeleted } from '../sandboxes/sandboxes.service.js';
+
+const USAGE = 'usage: npm run sandboxes -- list | delete SANDBOX_ID | --help';
+const HELP = `${USAGE}
+
+Lists and deletes the sandboxes of the Pet Store service, in the database DATABASE_URL names (the
+SQLite file data/petstore.sqlite when it is unset), while the service runs or not.
+
+  list            Every sandbox still stored: id, name, created, expires, state (active; deleted
+                  or expired, whose rows the service is removing) and the rows it holds (its pets,
+                  and all its rows in every table).
+  delete ID       Deletes the sandbox ID (sbx_…) at once, as DELETE /v1/sandboxes/{id} does: its
+                  keys are refused within 1 second on every instance (at once with REDIS_URL set),
+                  it is no longer listed by the API, and a running service removes its rows in the
+                  background.
+  help, --help, -h   This text.
+
+Integrators make sandboxes through the API (POST /v1/sandboxes), at most SANDBOXES_MAX (25) at once.
+More keys of one: npm run apikey -- create NAME --sandbox ID.
+Exit codes: 0 done, 1 failed (database, no such sandbox), 2 used wrongly.
+`;
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+type Command = { run: 'help' } | { run: 'list' } | { run: 'delete'; id: string };
+
+function parseArguments(args: readonly string[]): Command {
+  const [command, ...rest] = args;
+  if (['help', '--help', '-h'].includes(command) && rest.length === 0) return { run: 'help' };
+  if (command === 'list' && rest.length === 0) return { run: 'list' };
+  if (command === 'delete') {
+    if (rest.length !== 1) throw new CliError('delete needs exactly one SANDBOX_ID', 2);
+    if (!/^sbx_[A-Za-z0-9_-]{1,36}$/.test(rest[0]))
+      throw new CliError(`delete needs a sandbox's id, sbx_… as list shows it (got "${rest[0]}")`, 2);
+    return { run: 'delete', id: rest[0] };
+  }
+  throw new CliError(USAGE, 2);
+}
+
+function formatDate(date: Date | null, absent = '-'): string {
+  return date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : absent;
+}
+
+function stateOf(sandbox: StoredSandbox, now: Date): string {
+  if (sandbox.deletedAt) return `deleted ${formatDate(sandbox.deletedAt)}, removing`;
+  return sandbox.expiresAt.getTime() <= now.getTime() ? 'expired, removing' : 'active';
+}
+
+async function list(sandboxes: SandboxesRepository, rows: SandboxRowsRepository): Promise<string> {
+  const now = new Date();
+  const lines = [['ID', 'NAME', 'CREATED', 'EXPIRES', 'STATE', 'PETS', 'ROWS']];
+  for (const sandbox of await sandboxes.all()) {
+    const counts = await rows.count(Environment.of(sandbox.rowId));
+    const total = SANDBOX_TABLES.reduce((sum, table) => sum + counts[table], 0);
+    lines.push([
+      sandbox.id,
+      printable(sandbox.name),
+      formatDate(sandbox.createdAt),
+      formatDate(sandbox.expiresAt),
+      stateOf(sandbox, now),
+      String(counts.pets),
+      String(total),
+    ]);
+  }
+  const widths = lines[0].map((_, column) => Math.max(...lines.map((line) => [...line[column]].length)));
+  return (
+    lines
+      .map((line) =>
+        line
+          .map((cell, column) => cell.padEnd(widths[column]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
+}
+
+/** A name as the operator's terminal may show it: an integrator chose it, so its control characters are escaped. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what it finds
+  return text.replace(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (character) => {
+    const code = character.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** With REDIS_URL, tells every instance at once that these keys changed; each finds out within a second either way. */
+async function announceChanges(ids: readonly number[], config: AppConfig): Promise<void> {
+  if (!config.redis || ids.length === 0) return;
+  const redis = new SharedRedis(config);
+  try {
+    const ready = await redis.whenReady(2_000);
+    const told = ready && (await Promise.all(ids.map((id) => redis.publish(KEY_CHANGES_CHANNEL, String(id))))).every(Boolean);
+    if (!told) process.stderr.write('sandboxes: Redis could not be reached; instances read the change from the database within 1 second\n');
+  } finally {
+    await redis.onApplicationShutdown();
+  }
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  try {
+    const command = parseArguments(args);
+    if (command.run === 'help') {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const config = loadAppConfig(process.env);
+    const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
+    try {
+      await dataSource.initialize();
+    } catch (error) {
+      throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
+    }
+    try {
+      const sql = new Sql(dataSource);
+      const sandboxes = new SandboxesRepository(sql);
+      if (command.run === 'list') {
+        process.stdout.write(await list(sandboxes, new SandboxRowsRepository(sql)));
+      } else {
+        const keys = new ApiKeysRepository(sql);
+        const deleted = await markSandboxDeleted(sandboxes, new ApiKeyIssuer(keys), command.id, await keys.now());
+        if (!deleted) throw new CliError(`no sandbox in use has id ${command.id} (unknown, deleted or expired)`, 1);
+        await announceChanges(deleted.keyIds, config);
+        process.stdout.write(
+          `Deleted sandbox ${deleted.sandbox.id} "${printable(deleted.sandbox.name)}": its ${deleted.keyIds.length} API keys are refused ` +
+            'within 1 second on every instance; the service removes its rows in the background.\n',
+        );
+      }
+    } finally {
+      await dataSource.destroy();
+    }
+    return 0;
+  } catch (error) {
+    const [message, exitCode] =
+      error instanceof CliError
+        ? [error.message, error.exitCode]
+        : error instanceof ConfigError
+          ? [error.message, 2]
+          : [`failed: ${error instanceof Error ? error.message : error}`, 1];
+    process.stderr.write(`sandboxes: ${message}\n`);
+    return exitCode;
+  }
+}
+
+// The tool says what matters itself; Nest's console logger (used by SharedRedis) would only add noise.
+Logger.overrideLogger(false);
+process.exitCode = await main(process.argv.slice(2));
