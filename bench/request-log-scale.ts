@@ -1,9 +1,11 @@
 /**
  * npm run bench -- --scale, the request log's half: the bench key's listing (first and deep pages,
  * each filter) and the lookup by request id, at 10,000 entries and at 1,000,000, with MySQL's plans
- * of the statements the service sends. Half the entries are another key's, so the key narrows too.
+ * of the statements the service sends. Half the entries are another key's, so the key narrows too;
+ * all are live, as the bench key is.
  */
 import type mysql from 'mysql2/promise';
+import { Environment } from '../src/environments/environment.js';
 import { encodeCursor } from '../src/pagination/cursor.js';
 import { RequestLogRepository } from '../src/request-log/request-log.repository.js';
 import { explainReads, planLines } from './explain.js';
@@ -103,12 +105,12 @@ export async function requestLogScaleRun(pool: mysql.Pool, databaseUrl: string, 
 
   const deep = deepOf(LARGE);
   const plans = await explainReads(pool, databaseUrl, (sql) => new RequestLogRepository(sql), [
-    ['newest first, deep page', (log) => log.page(keyId, {}, deep, 21)],
-    ['status=4xx, deep page', (log) => log.page(keyId, { statusClass: 4 }, deep, 21)],
-    ['status=404, deep page', (log) => log.page(keyId, { status: 404 }, deep, 21)],
-    ['operation, deep page', (log) => log.page(keyId, { operation: 'placeOrder' }, deep, 21)],
-    ['idempotencyKey and status', (log) => log.page(keyId, { idempotencyKey: 'idem-4', status: 201 }, undefined, 21)],
-    ['by request id', (log) => log.byRequestId(keyId, 'req-4')],
+    ['newest first, deep page', (log) => log.page(Environment.LIVE, keyId, {}, deep, 21)],
+    ['status=4xx, deep page', (log) => log.page(Environment.LIVE, keyId, { statusClass: 4 }, deep, 21)],
+    ['status=404, deep page', (log) => log.page(Environment.LIVE, keyId, { status: 404 }, deep, 21)],
+    ['operation, deep page', (log) => log.page(Environment.LIVE, keyId, { operation: 'placeOrder' }, deep, 21)],
+    ['idempotencyKey and status', (log) => log.page(Environment.LIVE, keyId, { idempotencyKey: 'idem-4', status: 201 }, undefined, 21)],
+    ['by request id', (log) => log.byRequestId(Environment.LIVE, keyId, 'req-4')],
   ]);
   await pool.query('TRUNCATE TABLE request_log');
 

@@ -2,7 +2,8 @@
  * The operator's view of the request log, against whichever database DATABASE_URL names, with or
  * without the service running: `tail` prints the last few entries of every key and follows new
  * ones, as `tail -f` and `stripe logs tail` do; `show ID` prints one request whole, what only the
- * operator sees of it included (its key, client address and User-Agent). What a client sent is
+ * operator sees of it included (its key, client address and User-Agent). Both cross every
+ * environment on purpose (the operator watches live and sandboxes alike) and say each entry's. What a client sent is
  * printed with its control characters escaped and its key-shaped text redacted, so that it can
  * neither drive the operator's terminal nor forge a line. `npm run requests -- --help` says how.
  * Exit codes: 0 done (tail: stopped by a signal), 1 failed (database, no such request), 2 used wrongly.
@@ -23,14 +24,16 @@ const USAGE =
   'usage: npm run requests -- tail [--lines N] [--status 404|4xx] [--operation OPERATION_ID] [--key ID] | show REQUEST_ID | --help';
 const HELP = `${USAGE}
 
-  tail            Prints the last entries of every key, then each new one as it is written (a line each:
-                  time, status, operation, path, key, duration, error code, and ×N for an entry of N
-                  rate-limited answers) until interrupted (Ctrl-C).
+  tail            Prints the last entries of every key, live and sandboxes alike, then each new one as it
+                  is written (a line each: time, status, operation, path, key, environment (live, or
+                  sandbox N), duration, error code, and ×N for an entry of N rate-limited answers)
+                  until interrupted (Ctrl-C).
     --lines N, -n N  How many of the last entries to print first (10; 0 for none).
     --status S    Only entries answered S (404) or of its class (4xx).
     --operation O Only entries of the operation O (an operationId, such as createPet).
     --key ID      Only entries of the key ID (its number in \`npm run apikey -- list\`, or an id as key-7 or env-…).
-  show ID         Prints the entries of the request ID (an X-Request-Id), newest first, whole.
+  show ID         Prints the entries of the request ID (an X-Request-Id) in every environment, newest first,
+                  whole.
 
 What a client sent is printed with control characters escaped (\\x1b, \\n, \\u202e; a backslash as \\\\).
 The service writes entries in batches, within about a second of each answer; they are kept for
@@ -129,7 +132,12 @@ function escapeCode(code: number): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** One line of tail: time, status, operation, path, key, duration, error code, and how many answers it counts (×240). */
+/** An entry's environment as the operator reads it: `live`, or `sandbox 12` (the sandbox's number in the sandboxes table). */
+function environmentOf(entry: StoredRequest): string {
+  return entry.environment === 0 ? 'live' : `sandbox ${entry.environment}`;
+}
+
+/** One line of tail: time, status, operation, path, key, environment, duration, error code, and how many answers it counts (×240). */
 function line(entry: StoredRequest): string {
   const operation = entry.operation ?? '-';
   return [
@@ -139,6 +147,7 @@ function line(entry: StoredRequest): string {
     printable(entry.method),
     printable(entry.path),
     printable(entry.keyId),
+    environmentOf(entry),
     `${entry.durationMs}ms`,
     entry.errorCode ?? '',
     entry.count > 1 ? `×${entry.count}` : '',
@@ -162,6 +171,7 @@ function whole(entry: StoredRequest): string {
     ['error', entry.errorCode === null ? null : `${entry.errorCode}: ${entry.errorMessage}`],
     ['count', entry.count],
     ['key', entry.keyId],
+    ['environment', environmentOf(entry)],
     ['clientAddress', entry.clientAddress],
     ['userAgent', entry.userAgent],
   ];

@@ -29,6 +29,8 @@ export abstract class AppConfig {
   abstract readonly trustProxy: boolean | number | string;
   abstract readonly migrationsRun: boolean;
   abstract readonly rateLimitPerMinute: number;
+  /** Requests all sandboxes' keys together may make per minute, on top of each key's own limit (0: no such budget). */
+  abstract readonly sandboxRateLimitPerMinute: number;
   /** Shared rate limit and revocations across instances (see src/redis/); unset: each instance alone. */
   abstract readonly redis?: RedisConfig;
   /** Failed authentications one client address may make per minute before it gets 429 (0: no limit). */
@@ -111,6 +113,8 @@ export const DEFAULT_SQLITE_FILE = 'data/petstore.sqlite';
 
 /** Requests per API key and minute when RATE_LIMIT_PER_MINUTE is unset (the document's examples show it). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
+/** Requests of all sandboxes together per minute when SANDBOX_RATE_LIMIT_PER_MINUTE is unset: half a live key's. */
+export const DEFAULT_SANDBOX_RATE_LIMIT_PER_MINUTE = 3000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -145,6 +149,17 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     migrationsRun: read(() => parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true), true),
     rateLimitPerMinute: read(
       () => parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, 0, 1_000_000),
+      0,
+    ),
+    sandboxRateLimitPerMinute: read(
+      () =>
+        parseInteger(
+          'SANDBOX_RATE_LIMIT_PER_MINUTE',
+          env.SANDBOX_RATE_LIMIT_PER_MINUTE,
+          DEFAULT_SANDBOX_RATE_LIMIT_PER_MINUTE,
+          0,
+          1_000_000,
+        ),
       0,
     ),
     redis: read(() => parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX), undefined),

@@ -48,5 +48,10 @@ export function idempotentRequest(request: Request, { takesBody = true }: { take
   const key = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
   // A body a route does not take changes nothing, so it does not make a retry another request.
   const body = takesBody ? request.body : undefined;
-  return new IdempotentRequest(request.apiKey.keyId, key, requestFingerprint(request.method, request.path, body));
+  return new IdempotentRequest(
+    request.apiKey.environment,
+    request.apiKey.keyId,
+    key,
+    requestFingerprint(request.method, request.path, body),
+  );
 }

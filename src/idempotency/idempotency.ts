@@ -1,18 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { WriteParticipant } from '../database/unit-of-work.js';
 import { retryingWriteConflicts } from '../database/write-conflicts.js';
+import type { Environment } from '../environments/environment.js';
 import { IdempotencyKeyInUseException } from './idempotency.exceptions.js';
 import { type Claim, IdempotencyRepository } from './idempotency.repository.js';
 
 /**
  * A write sent with an Idempotency-Key, as the route read it (the IdempotencyKey parameter): the
- * key, whose it is, and what makes a retry "the same request".
+ * key, whose it is and in which environment, and what makes a retry "the same request".
  */
 export class IdempotentRequest {
   /** Answered with the response stored for an earlier request with the same key. */
   replayed = false;
 
   constructor(
+    /** The API key's environment (ApiKeyPrincipal): its records are kept there and looked for nowhere else. */
+    readonly environment: Environment,
     readonly apiKeyId: string,
     readonly idempotencyKey: string,
     readonly fingerprint: string,
@@ -37,7 +40,9 @@ export class Idempotency {
     let claim: Claim | undefined;
     return {
       async begin() {
-        const outcome = await retryingWriteConflicts(() => records.claim(request.apiKeyId, request.idempotencyKey, request.fingerprint));
+        const outcome = await retryingWriteConflicts(() =>
+          records.claim(request.environment, request.apiKeyId, request.idempotencyKey, request.fingerprint),
+        );
         if (outcome.kind === 'claimed') {
           claim = outcome.claim;
           return undefined;
@@ -48,14 +53,14 @@ export class Idempotency {
       },
       join({ answer, answerId }) {
         return {
-          statements: [records.complete(claim!, status, answer, answerId)],
+          statements: [records.complete(request.environment, claim!, status, answer, answerId)],
           check: ([completed]) => {
             if (completed.affectedRows !== 1) throw new IdempotencyKeyInUseException(1);
           },
         };
       },
       async abandon() {
-        if (claim) await records.release(claim);
+        if (claim) await records.release(request.environment, claim);
       },
     };
   }

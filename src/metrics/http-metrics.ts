@@ -8,22 +8,22 @@ import { SharedRedis } from '../redis/shared-redis.js';
 
 /**
  * The service's Prometheus metrics, in a registry of its own (so that two instances in one process,
- * as in the tests, do not collide): requests by method, route and status with their duration, the
- * MySQL pool's use, and Node's default process metrics.
+ * as in the tests, do not collide): requests by method, route, status and environment with their
+ * duration, the MySQL pool's use, and Node's default process metrics.
  */
 @Injectable()
 export class HttpMetrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
     name: 'petstore_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'HTTP requests answered, by method, route pattern, status and environment (live, or sandbox: all sandboxes together).',
+    labelNames: ['method', 'route', 'status', 'environment'] as const,
     registers: [this.registry],
   });
   private readonly duration = new Histogram({
     name: 'petstore_http_request_duration_seconds',
-    help: 'Time from request to the end of the response, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'Time from request to the end of the response, by method, route pattern, status and environment (live, or sandbox).',
+    labelNames: ['method', 'route', 'status', 'environment'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
@@ -82,7 +82,13 @@ export class HttpMetrics {
 
   /** Counts and times every finished request, documents and errors included (see httpEdge). */
   readonly observe = ({ request, response, durationMs }: FinishedRequest): void => {
-    const labels = { method: request.method, route: routeOf(request) ?? 'unmatched', status: String(response.statusCode) };
+    const labels = {
+      method: request.method,
+      route: routeOf(request) ?? 'unmatched',
+      status: String(response.statusCode),
+      // The kind, never a sandbox's id: a series per sandbox would grow with them. A request without a valid key is the live service's.
+      environment: request.apiKey?.environment.kind ?? 'live',
+    };
     this.requests.inc(labels);
     this.duration.observe(labels, durationMs / 1000);
     if (isDeprecatedCall(response)) this.deprecatedCalls.inc({ route: labels.route, key_id: request.apiKey?.keyId ?? 'none' });

@@ -109,7 +109,9 @@ const EVERY_KEYED_OPERATION: ErrorReasons = {
   API_KEY_INVALID: 'The API key is unknown or revoked.',
   API_KEY_EXPIRED: 'The API key is past its expiry, or past the overlap of a roll.',
   INSUFFICIENT_SCOPE: 'The API key does not hold the scope this operation needs (`x-required-scopes`).',
-  RATE_LIMITED: 'The API key is over its rate limit; retry after `Retry-After`.',
+  RATE_LIMITED:
+    'The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; ' +
+    'retry after `Retry-After`.',
   INTERNAL_ERROR: 'An unexpected error; nothing of it is disclosed.',
   SERVICE_UNAVAILABLE:
     'The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: ' +

@@ -134,11 +134,15 @@ const COMMON_HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string', maxLength: 128 },
   },
   'RateLimit-Policy': {
-    description: 'IETF httpapi RateLimit fields draft: `"per-key";q=LIMIT;w=60`, the requests an API key may make per minute.',
+    description:
+      'IETF httpapi RateLimit fields draft: `"per-key";q=LIMIT;w=60`, the requests an API key may make per minute; a sandbox key\'s ' +
+      'adds `, "sandboxes";q=LIMIT;w=60`, the budget all sandboxes share.',
     schema: { type: 'string', example: `"per-key";q=${DEFAULT_RATE_LIMIT_PER_MINUTE};w=60` },
   },
   RateLimit: {
-    description: 'IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends.',
+    description:
+      'IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends; a ' +
+      'sandbox key\'s adds `, "sandboxes";r=REMAINING;t=SECONDS` for the budget all sandboxes share.',
     schema: { type: 'string', example: `"per-key";r=${DEFAULT_RATE_LIMIT_PER_MINUTE - 1};t=60` },
   },
   'API-Key-Expires': {

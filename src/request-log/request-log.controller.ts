@@ -41,7 +41,7 @@ export class RequestLogController {
   })
   @RequiresScope('requests:read')
   list(@Caller() key: ApiKeyPrincipal, @Query() query: ListRequestsQuery): Promise<Page<RequestEntryDto>> {
-    return this.requests.list(key.keyId, query);
+    return this.requests.list(key.environment, key.keyId, query);
   }
 
   @Get(':requestId')
@@ -70,6 +70,6 @@ export class RequestLogController {
   })
   @RequiresScope('requests:read')
   get(@Caller() key: ApiKeyPrincipal, @Param('requestId') requestId: string): Promise<RequestEntryDto> {
-    return this.requests.get(key.keyId, requestId);
+    return this.requests.get(key.environment, key.keyId, requestId);
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { id } from '../database/columns.js';
+import { EVERY_ENVIRONMENT } from '../database/confined-statements.js';
 import { Sql } from '../database/sql.js';
 import { listOf, rowsOf } from '../database/sql-literal.js';
+import type { Environment } from '../environments/environment.js';
 import type { TimePosition } from '../pagination/cursor.js';
 import { RequestLogEntry } from './request-log.entity.js';
 
@@ -61,6 +63,9 @@ export const PURGE_BATCH = 500;
  * on (created_at, id) through the index of the filter given (each begins with the key and ends with
  * the time, so a page reads only its own rows at any size); an entry by its request id; every key's
  * entries after a row, for the operator's command; and the purge of expired ones, in small batches.
+ * A key's reads name its environment besides the key (a key is of one environment, but a read names
+ * it by construction); the writer's batches, the operator's command and the purge cross every
+ * environment on purpose and say so (EVERY_ENVIRONMENT).
  */
 @Injectable()
 export class RequestLogRepository {
@@ -84,11 +89,12 @@ export class RequestLogRepository {
     };
     this.values = insert.values;
     this.columns = table.columns;
-    this.insertSql = insert.sql;
-    this.byRequestIdSql = `SELECT ${this.columns} FROM request_log WHERE request_id = ? AND key_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`;
-    this.afterSql = `SELECT ${this.columns} FROM request_log WHERE id > ? ORDER BY id LIMIT ?`;
-    this.beforeSql = `SELECT ${this.columns} FROM request_log WHERE id < ? ORDER BY id DESC LIMIT ?`;
-    this.byRequestIdOfAnyKeySql = `SELECT ${this.columns} FROM request_log WHERE request_id = ? ORDER BY created_at DESC, id DESC LIMIT 20`;
+    // A batch holds the entries of every environment's requests, each with its own.
+    this.insertSql = `${insert.sql} ${EVERY_ENVIRONMENT}`;
+    this.byRequestIdSql = `SELECT ${this.columns} FROM request_log WHERE environment = ? AND request_id = ? AND key_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`;
+    this.afterSql = `SELECT ${this.columns} FROM request_log ${EVERY_ENVIRONMENT} WHERE id > ? ORDER BY id LIMIT ?`;
+    this.beforeSql = `SELECT ${this.columns} FROM request_log ${EVERY_ENVIRONMENT} WHERE id < ? ORDER BY id DESC LIMIT ?`;
+    this.byRequestIdOfAnyKeySql = `SELECT ${this.columns} FROM request_log ${EVERY_ENVIRONMENT} WHERE request_id = ? ORDER BY created_at DESC, id DESC LIMIT 20`;
   }
 
   /** Writes `entries`, ROWS_PER_INSERT at a time, each statement on its own (they are entries of a log, not one change). */
@@ -99,67 +105,73 @@ export class RequestLogRepository {
   }
 
   /** Up to `limit` of the key's entries, newest first, after `after` (none: from the newest), narrowed by `filter`. */
-  page(keyId: string, filter: RequestFilter, after: TimePosition | undefined, limit: number): Promise<StoredRequest[]> {
+  page(
+    environment: Environment,
+    keyId: string,
+    filter: RequestFilter,
+    after: TimePosition | undefined,
+    limit: number,
+  ): Promise<StoredRequest[]> {
     const given = FILTERS.filter(([name]) => filter[name] !== undefined);
-    const values = [keyId, ...given.map(([name]) => filter[name])];
+    const values = [environment.id, keyId, ...given.map(([name]) => filter[name])];
     const position = after ? [new Date(after[0]), new Date(after[0]), after[1]] : [];
     return this.sql.rows(this.pageStatement(given, after !== undefined), [...values, ...position, limit], this.read);
   }
 
   /** The key's newest entry with this request id (a client may send one id twice). */
-  async byRequestId(keyId: string, requestId: string): Promise<StoredRequest | undefined> {
-    const [entry] = await this.sql.rows(this.byRequestIdSql, [requestId, keyId], this.read);
+  async byRequestId(environment: Environment, keyId: string, requestId: string): Promise<StoredRequest | undefined> {
+    const [entry] = await this.sql.rows(this.byRequestIdSql, [environment.id, requestId, keyId], this.read);
     return entry;
   }
 
-  /** The entries of every key with this request id, newest first, for the operator's command. */
+  /** The entries of every key (of every environment) with this request id, newest first, for the operator's command. */
   byRequestIdOfAnyKey(requestId: string): Promise<StoredRequest[]> {
     return this.sql.rows(this.byRequestIdOfAnyKeySql, [requestId], this.read);
   }
 
-  /** Every key's entries written after row `afterRowId`, oldest first, for the operator's command. */
+  /** Every key's entries (of every environment) written after row `afterRowId`, oldest first, for the operator's command. */
   after(afterRowId: number, limit: number): Promise<StoredRequest[]> {
     return this.sql.rows(this.afterSql, [afterRowId, limit], this.read);
   }
 
-  /** Every key's entries before row `beforeRowId`, newest first, for the operator's command. */
+  /** Every key's entries (of every environment) before row `beforeRowId`, newest first, for the operator's command. */
   before(beforeRowId: number, limit: number): Promise<StoredRequest[]> {
     return this.sql.rows(this.beforeSql, [beforeRowId, limit], this.read);
   }
 
   /**
    * Adds `more` to the count of the entry written for `entry` (a key's first rate-limited answer of
-   * a minute): found by its request id, as a request is, and told apart by its key, time and status.
+   * a minute): found by its request id, as a request is, and told apart by its key, time and status;
+   * in the environment the entry was written with.
    */
   async addToCount(entry: LoggedRequest, more: number): Promise<void> {
-    await this.sql.run('UPDATE request_log SET count = count + ? WHERE request_id = ? AND key_id = ? AND created_at = ? AND status = ?', [
-      more,
-      entry.requestId,
-      entry.keyId,
-      entry.createdAt,
-      entry.status,
-    ]);
+    await this.sql.run(
+      'UPDATE request_log SET count = count + ? WHERE environment = ? AND request_id = ? AND key_id = ? AND created_at = ? AND status = ?',
+      [more, entry.environment, entry.requestId, entry.keyId, entry.createdAt, entry.status],
+    );
   }
 
   /** The newest row id, for the operator's command to follow from. */
   async lastRowId(): Promise<number> {
-    const [last] = await this.sql.rows('SELECT MAX(id) AS last FROM request_log', [], (row) => (row.last === null ? 0 : id(row.last)));
+    const [last] = await this.sql.rows(`SELECT MAX(id) AS last FROM request_log ${EVERY_ENVIRONMENT}`, [], (row) =>
+      row.last === null ? 0 : id(row.last),
+    );
     return last;
   }
 
-  /** Removes up to PURGE_BATCH entries that arrived before `before`; answers how many. */
+  /** Removes up to PURGE_BATCH entries (of every environment: they expire alike) that arrived before `before`; answers how many. */
   async purgeBatch(before: Date): Promise<number> {
     const ids = await this.sql.rows(
-      'SELECT id FROM request_log WHERE created_at < ? ORDER BY created_at LIMIT ?',
+      `SELECT id FROM request_log ${EVERY_ENVIRONMENT} WHERE created_at < ? ORDER BY created_at LIMIT ?`,
       [before, PURGE_BATCH],
       (row) => id(row.id),
     );
     if (ids.length === 0) return 0;
-    return (await this.sql.run('DELETE FROM request_log WHERE id IN (?)', [listOf(ids)])).affectedRows;
+    return (await this.sql.run(`DELETE FROM request_log ${EVERY_ENVIRONMENT} WHERE id IN (?)`, [listOf(ids)])).affectedRows;
   }
 
   /**
-   * The statement of a page: the key and the filters given, through the index of the first of
+   * The statement of a page: the environment, the key and the filters given, through the index of the first of
    * them, newest first, after a position when `after` (its time range seeks, the row id breaks ties).
    */
   private pageStatement(given: readonly (typeof FILTERS)[number][], after: boolean): string {
@@ -167,7 +179,7 @@ export class RequestLogRepository {
     let statement = this.pageSql.get(shape);
     if (statement === undefined) {
       const index = given[0]?.[2] ?? 'IDX_request_log_key_time';
-      const conditions = ['key_id = ?', ...given.map(([, column]) => `${column} = ?`)];
+      const conditions = ['environment = ?', 'key_id = ?', ...given.map(([, column]) => `${column} = ?`)];
       if (after) conditions.push('created_at <= ?', '(created_at < ? OR id < ?)');
       statement = `SELECT ${this.columns} FROM request_log${this.sql.dialect.forceIndex(index)} WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
       this.pageSql.set(shape, statement);

@@ -47,12 +47,15 @@ describe.each(DATABASE_KINDS)('the idempotency records on %s', (kind) => {
     const pet = PET.create(body, { id: 0, livemode: true });
     const id = new InsertedId('pet');
     const create = async () => ({ answer: pet, answerId: id, statements: pets.insert(Environment.LIVE, pet, id) });
-    const request = () => new IdempotentRequest('key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
+    const request = () =>
+      new IdempotentRequest(Environment.LIVE, 'key-late-owner', 'late-owner', requestFingerprint('POST', '/v1/pets', body));
 
     const lateOwner = idempotency.of<typeof pet>(request(), 201)!;
     expect(await lateOwner.begin()).toBeUndefined();
     // The first owner, still running past the deadline (its database was silent): its claim as old as an abandoned one.
-    await sql.run("UPDATE idempotency_records SET created_at = ? WHERE key_id = 'key-late-owner'", [new Date(Date.now() - 9_000)]);
+    await sql.run("UPDATE idempotency_records SET created_at = ? WHERE environment = 0 AND key_id = 'key-late-owner'", [
+      new Date(Date.now() - 9_000),
+    ]);
 
     // A retry takes the claim over and creates the pet.
     const retry = request();

@@ -20,18 +20,22 @@ describe.each(DATABASE_KINDS)('health and metrics on %s', (kind) => {
     expect(paths.filter((path) => /health|metrics/.test(path))).toEqual([]);
   });
 
-  it('counts requests by route and status, with their durations, in Prometheus text', async () => {
+  it('counts requests by route, status and environment, with their durations, in Prometheus text', async () => {
     await ctx.http().get('/v1/pets').set(AUTH);
     await ctx.http().get('/v1/pets/987654321').set(AUTH);
     await ctx.http().get('/v1/nowhere').set(AUTH);
     const response = await ctx.http().get('/metrics');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(response.text).toMatch(/^petstore_http_requests_total\{method="GET",route="\/v1\/pets",status="200"\} [1-9]/m);
-    expect(response.text).toMatch(/^petstore_http_requests_total\{method="GET",route="\/v1\/pets\/:petId",status="404"\} 1$/m);
-    expect(response.text).toMatch(/^petstore_http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m);
     expect(response.text).toMatch(
-      /^petstore_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/v1\/pets",status="200"\} [1-9]/m,
+      /^petstore_http_requests_total\{method="GET",route="\/v1\/pets",status="200",environment="live"\} [1-9]/m,
+    );
+    expect(response.text).toMatch(
+      /^petstore_http_requests_total\{method="GET",route="\/v1\/pets\/:petId",status="404",environment="live"\} 1$/m,
+    );
+    expect(response.text).toMatch(/^petstore_http_requests_total\{method="GET",route="unmatched",status="404",environment="live"\} 1$/m);
+    expect(response.text).toMatch(
+      /^petstore_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/v1\/pets",status="200",environment="live"\} [1-9]/m,
     );
     expect(response.text).toMatch(/^process_resident_memory_bytes \d+/m);
     if (kind === 'mysql') {

@@ -69,6 +69,7 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
       replayed: false,
       error: { code: 'VALIDATION_FAILED', message: failed.body.message },
       count: 1,
+      livemode: true,
     });
     // Another key sees none of it.
     expectError(await entry('rl-failed-create', other), 404, 'REQUEST_NOT_FOUND');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { bearer, sandboxKey } from '../support/sandbox-log-keys.js';
 import { ServiceProcess } from './support/service-process.js';
 import { AUTH, expectError, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -45,6 +46,7 @@ describe.each(DATABASE_KINDS)('the request log for the operator, and with REQUES
     expect(shown.stdout).toMatch(/^status\s+400$/m);
     expect(shown.stdout).toMatch(/^error\s+VALIDATION_FAILED: name must be/m);
     expect(shown.stdout).toMatch(/^key\s+env-[0-9a-f]{12}$/m);
+    expect(shown.stdout).toMatch(/^environment\s+live$/m);
     expect(shown.stdout).toMatch(/^clientAddress\s+\S+$/m);
     expect(shown.stdout).toMatch(/^userAgent\s+shop-backend\/2\.1$/m);
     const missing = cli('show', 'no-such-request');
@@ -61,7 +63,7 @@ describe.each(DATABASE_KINDS)('the request log for the operator, and with REQUES
       expectError(await http().get('/v1/pets/987654321').set(AUTH).set('X-Request-Id', 'cli-tail-missing'), 404, 'PET_NOT_FOUND');
       const [line] = await tail.waitForOutput(/^.*\/v1\/pets\/987654321.*$/m, 5_000);
       expect(line).toMatch(
-        /^\d{4}-\d\d-\d\dT\S+Z {2}404 {2}getPet\s+GET {2}\/v1\/pets\/987654321 {2}env-[0-9a-f]{12} {2}\d+ms {2}PET_NOT_FOUND$/,
+        /^\d{4}-\d\d-\d\dT\S+Z {2}404 {2}getPet\s+GET {2}\/v1\/pets\/987654321 {2}env-[0-9a-f]{12} {2}live {2}\d+ms {2}PET_NOT_FOUND$/,
       );
       expect(tail.stdout).not.toContain('Tailed');
       expect(tail.stdout).not.toContain('POST');
@@ -92,6 +94,31 @@ describe.each(DATABASE_KINDS)('the request log for the operator, and with REQUES
       await tail.stop();
     }
     expect(await cli('tail', '--lines', 'many').exitCode()).toBe(2);
+  });
+
+  it('shows and follows the entries of every environment, each with its own: live, or the sandbox’s number', async () => {
+    const { key, sandboxId } = await sandboxKey(app, 'tailed sandbox');
+    const tail = cli('tail', '--lines', '0', '--operation', 'createPet');
+    try {
+      await tail.waitForOutput(/following new entries/);
+      await http().post('/v1/pets').set(bearer(key)).set('X-Request-Id', 'cli-sandbox').send({ name: '' });
+      await http().post('/v1/pets').set(AUTH).set('X-Request-Id', 'cli-live').send({ name: '' });
+      await tail.waitForOutput(/\/v1\/pets .* live .*VALIDATION_FAILED$/m, 5_000);
+      expect(tail.stdout).toMatch(
+        new RegExp(
+          `^\\S+ {2}400 {2}createPet\\s+POST {2}/v1/pets {2}key-\\d+ {2}sandbox ${sandboxId} {2}\\d+ms {2}VALIDATION_FAILED$`,
+          'm',
+        ),
+      );
+      expect(tail.stdout).toMatch(
+        /^\S+ {2}400 {2}createPet\s+POST {2}\/v1\/pets {2}env-[0-9a-f]{12} {2}live {2}\d+ms {2}VALIDATION_FAILED$/m,
+      );
+    } finally {
+      await tail.stop();
+    }
+    const shown = cli('show', 'cli-sandbox');
+    expect(await shown.exitCode()).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^environment\\s+sandbox ${sandboxId}$`, 'm'));
   });
 
   it('prints what a client sent with its control characters escaped: it can neither drive the terminal nor forge a line', async () => {

@@ -14,6 +14,7 @@ describe('loadAppConfig', () => {
       trustProxy: false,
       migrationsRun: true,
       rateLimitPerMinute: 6000,
+      sandboxRateLimitPerMinute: 3000,
       redis: undefined,
       authFailuresPerMinute: 100,
       connections: {
@@ -128,6 +129,7 @@ describe('loadAppConfig', () => {
     [{ DB_POOL_SIZE: '0' }, /DB_POOL_SIZE must be an integer from 1/],
     [{ MIGRATIONS_RUN: 'yes' }, /MIGRATIONS_RUN must be true or false/],
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, /RATE_LIMIT_PER_MINUTE must be an integer/],
+    [{ SANDBOX_RATE_LIMIT_PER_MINUTE: '-1' }, /SANDBOX_RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ TRUST_PROXY: 'proxy.example' }, /TRUST_PROXY must be/],
     [{ TRUST_PROXY: '10.0.0.0/40' }, /TRUST_PROXY must be/],

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Request, Response } from 'express';
 import { Registry } from 'prom-client';
 import type { AppConfig } from '../../src/config/app-config.js';
+import { Environment } from '../../src/environments/environment.js';
 import type { FinishedRequest } from '../../src/http/edge.js';
 import type { HttpMetrics } from '../../src/metrics/http-metrics.js';
 import type { LoggedRequest, RequestLogRepository } from '../../src/request-log/request-log.repository.js';
@@ -38,8 +39,12 @@ function writerOn(repository: RequestLogRepository, reads = false, clock = { now
 }
 
 let sent = 0;
-/** A finished request: the key's, answered `status`. */
-function finished(method: string, status: number, apiKey: object | null = { keyId: 'key-1' }): FinishedRequest {
+/** A finished request: the key's (a live one unless told), answered `status`. */
+function finished(
+  method: string,
+  status: number,
+  apiKey: object | null = { keyId: 'key-1', environment: Environment.LIVE },
+): FinishedRequest {
   const request = {
     method,
     requestId: `r-${++sent}`,
@@ -121,11 +126,11 @@ describe('the request log writer', () => {
     const first = finished('POST', 429);
     record(first);
     for (let i = 0; i < 9; i++) record(finished('GET', 429));
-    record(finished('GET', 429, { keyId: 'key-2' }));
+    record(finished('GET', 429, { keyId: 'key-2', environment: Environment.of(7) }));
     await settled();
-    expect(batches.flat().map(({ requestId, keyId, count }) => [requestId, keyId, count])).toEqual([
-      [first.request.requestId, 'key-1', 10],
-      [expect.any(String), 'key-2', 1],
+    expect(batches.flat().map(({ requestId, keyId, count, environment }) => [requestId, keyId, count, environment])).toEqual([
+      [first.request.requestId, 'key-1', 10, 0],
+      [expect.any(String), 'key-2', 1, 7],
     ]);
     // Later in the minute: the written entry's count grows.
     for (let i = 0; i < 5; i++) record(finished('GET', 429));

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { Environment } from '../../environments/environment.js';
 import { ERROR_CODES, type ErrorCode } from '../../errors/api-exception.js';
 import { redactKeys } from '../../logging/redact-url.js';
 import type { StoredRequest } from '../request-log.repository.js';
@@ -84,6 +85,13 @@ export class RequestEntryDto {
   })
   count: number;
 
+  @ApiProperty({
+    type: 'boolean',
+    description: 'Whether the request was made in live mode (true) or in a sandbox (false), as your key is.',
+    example: true,
+  })
+  livemode: boolean;
+
   /** An entry as answered; its text redacted again, for the entries 1.5.0 wrote before it redacted keys everywhere. */
   static from(entry: StoredRequest): RequestEntryDto {
     return {
@@ -98,6 +106,7 @@ export class RequestEntryDto {
       replayed: entry.replayed,
       error: entry.errorCode === null ? null : { code: entry.errorCode as ErrorCode, message: redactKeys(entry.errorMessage ?? '') },
       count: entry.count,
+      livemode: Environment.of(entry.environment).livemode,
     };
   }
 }
