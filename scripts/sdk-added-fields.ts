@@ -96,7 +96,8 @@ function absentValue(schema: Schema, what: string, since: string, schemas: Recor
   throw new Error(
     `${what} is required and added in ${since}: an older answer lacks it, and it has no value to be read as. ` +
       'Declare it in its ResourceShape (pet-fields.ts, order-fields.ts) as field.clearable or field.omittable (an older answer reads as null) ' +
-      'or field.defaulted(VALUE) (it reads as VALUE), then npm run openapi again',
+      'or field.defaulted(VALUE) (it reads as VALUE); a field only the service gives (field.assigned) takes `default` in its ApiProperty ' +
+      '(livemode: true, what a service before it meant). Then npm run openapi again',
   );
 }
 

@@ -12,7 +12,7 @@ from ._api_model import ApiModel
 from ._not_modified import OMITTED, Omitted
 from ._wire import format_datetime, parse_datetime
 
-API_VERSION: Final = "1.5.1"
+API_VERSION: Final = "1.6.0"
 """The version of the document these types were written from."""
 
 PetStatus = Literal["available", "pending", "sold"]
@@ -32,6 +32,7 @@ ErrorCode = Literal[
     "EVENT_NOT_FOUND",
     "REQUEST_NOT_FOUND",
     "REQUEST_LOG_DISABLED",
+    "SANDBOX_NOT_FOUND",
     "ROUTE_NOT_FOUND",
     "METHOD_NOT_ALLOWED",
     "REQUEST_TIMEOUT",
@@ -40,6 +41,7 @@ ErrorCode = Literal[
     "PET_NOT_AVAILABLE",
     "PET_HAS_OPEN_ORDER",
     "PET_HAS_ORDERS",
+    "SANDBOX_LIMIT_REACHED",
     "PRECONDITION_FAILED",
     "EXPECTATION_FAILED",
     "PAYLOAD_TOO_LARGE",
@@ -88,6 +90,11 @@ NewOrderStatus = PlaceableOrderStatus
 delivered sells it. The service's default: "placed".
 """
 
+NewSandboxExpiresIn = int
+"""Seconds until the sandbox expires by itself: its keys stop then, and its data is removed. A
+minute to 30 days; 24 hours when not given. The service's default: 86400.
+"""
+
 ListEventsType = Literal[
     "pet.created",
     "pet.updated",
@@ -100,10 +107,10 @@ ERROR_CODES_BY_STATUS: Final[Mapping[int, tuple[ErrorCode, ...]]] = {
     400: ("VALIDATION_FAILED", "MALFORMED_JSON", "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE"),
     401: ("API_KEY_MISSING", "API_KEY_INVALID", "API_KEY_EXPIRED"),
     403: ("INSUFFICIENT_SCOPE",),
-    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "REQUEST_NOT_FOUND", "REQUEST_LOG_DISABLED", "ROUTE_NOT_FOUND"),
+    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "REQUEST_NOT_FOUND", "REQUEST_LOG_DISABLED", "SANDBOX_NOT_FOUND", "ROUTE_NOT_FOUND"),
     405: ("METHOD_NOT_ALLOWED",),
     408: ("REQUEST_TIMEOUT",),
-    409: ("IDEMPOTENCY_KEY_IN_USE", "INVALID_TRANSITION", "PET_NOT_AVAILABLE", "PET_HAS_OPEN_ORDER", "PET_HAS_ORDERS"),
+    409: ("IDEMPOTENCY_KEY_IN_USE", "INVALID_TRANSITION", "PET_NOT_AVAILABLE", "PET_HAS_OPEN_ORDER", "PET_HAS_ORDERS", "SANDBOX_LIMIT_REACHED"),
     412: ("PRECONDITION_FAILED",),
     413: ("PAYLOAD_TOO_LARGE",),
     417: ("EXPECTATION_FAILED",),
@@ -130,6 +137,7 @@ ErrorCode404 = Literal[
     "EVENT_NOT_FOUND",
     "REQUEST_NOT_FOUND",
     "REQUEST_LOG_DISABLED",
+    "SANDBOX_NOT_FOUND",
     "ROUTE_NOT_FOUND",
 ]
 ErrorCode405 = Literal["METHOD_NOT_ALLOWED"]
@@ -140,6 +148,7 @@ ErrorCode409 = Literal[
     "PET_NOT_AVAILABLE",
     "PET_HAS_OPEN_ORDER",
     "PET_HAS_ORDERS",
+    "SANDBOX_LIMIT_REACHED",
 ]
 ErrorCode412 = Literal["PRECONDITION_FAILED"]
 ErrorCode413 = Literal["PAYLOAD_TOO_LARGE"]
@@ -172,6 +181,11 @@ class Pet(ApiModel):
     all. Listings filter by one pair: `metadata[key]=value`. Added in 1.5.0: an answer of an
     older version, or an event recorded before, has none, read as {}.
     """
+    livemode: bool = True
+    """true for an object of the live environment, false for one of a sandbox. The service's
+    default: true. Added in 1.6.0: an answer of an older version, or an event recorded before,
+    has none, read as True.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Pet:
@@ -182,6 +196,7 @@ class Pet(ApiModel):
             category_id=wire["categoryId"],
             status=wire["status"],
             metadata=dict(wire["metadata"]) if "metadata" in wire else {},
+            livemode=wire["livemode"] if "livemode" in wire else True,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -192,6 +207,7 @@ class Pet(ApiModel):
             "categoryId": self.category_id,
             "status": self.status,
             "metadata": dict(self.metadata),
+            "livemode": self.livemode,
         }
         return wire
 
@@ -308,6 +324,11 @@ class Order(ApiModel):
     all. Listings filter by one pair: `metadata[key]=value`. Added in 1.5.0: an answer of an
     older version, or an event recorded before, has none, read as {}.
     """
+    livemode: bool = True
+    """true for an object of the live environment, false for one of a sandbox. The service's
+    default: true. Added in 1.6.0: an answer of an older version, or an event recorded before,
+    has none, read as True.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Order:
@@ -320,6 +341,7 @@ class Order(ApiModel):
             ship_date=None if wire.get("shipDate") is None else parse_datetime(wire["shipDate"]),
             complete=wire["complete"],
             metadata=dict(wire["metadata"]) if "metadata" in wire else {},
+            livemode=wire["livemode"] if "livemode" in wire else True,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -331,6 +353,7 @@ class Order(ApiModel):
             "status": self.status,
             "complete": self.complete,
             "metadata": dict(self.metadata),
+            "livemode": self.livemode,
         }
         if self.ship_date is not None:
             wire["shipDate"] = format_datetime(self.ship_date)
@@ -528,6 +551,11 @@ class NewWebhookEndpointSecret(ApiModel):
     """The signing secret (Standard Webhooks: `whsec_` and base64). Shown only in this answer:
     keep it.
     """
+    livemode: bool = True
+    """True for a live endpoint, false for one of a sandbox: it receives the events of its own
+    environment only. The service's default: true. Added in 1.6.0: an answer of an older
+    version, or an event recorded before, has none, read as True.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> NewWebhookEndpointSecret:
@@ -541,6 +569,7 @@ class NewWebhookEndpointSecret(ApiModel):
             disabled_reason=wire.get("disabledReason"),
             created_at=parse_datetime(wire["createdAt"]),
             secret=wire["secret"],
+            livemode=wire["livemode"] if "livemode" in wire else True,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -552,6 +581,7 @@ class NewWebhookEndpointSecret(ApiModel):
             "enabled": self.enabled,
             "createdAt": format_datetime(self.created_at),
             "secret": self.secret,
+            "livemode": self.livemode,
         }
         if self.description is not None:
             wire["description"] = self.description
@@ -583,6 +613,11 @@ class WebhookEndpoint(ApiModel):
     """
     created_at: datetime
     """When it was made; it gets the events of writes from then on."""
+    livemode: bool = True
+    """True for a live endpoint, false for one of a sandbox: it receives the events of its own
+    environment only. The service's default: true. Added in 1.6.0: an answer of an older
+    version, or an event recorded before, has none, read as True.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> WebhookEndpoint:
@@ -595,6 +630,7 @@ class WebhookEndpoint(ApiModel):
             enabled=wire["enabled"],
             disabled_reason=wire.get("disabledReason"),
             created_at=parse_datetime(wire["createdAt"]),
+            livemode=wire["livemode"] if "livemode" in wire else True,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -605,6 +641,7 @@ class WebhookEndpoint(ApiModel):
             "events": list(self.events),
             "enabled": self.enabled,
             "createdAt": format_datetime(self.created_at),
+            "livemode": self.livemode,
         }
         if self.description is not None:
             wire["description"] = self.description
@@ -726,6 +763,11 @@ class Event(ApiModel):
     """
     data: EventData
     """What the event is about."""
+    livemode: bool = True
+    """True for an event of live data, false for one of a sandbox's; a sandbox's events go to its
+    own endpoints only. The service's default: true. Added in 1.6.0: an answer of an older
+    version, or an event recorded before, has none, read as True.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> Event:
@@ -737,6 +779,7 @@ class Event(ApiModel):
             api_version=wire["apiVersion"],
             request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
+            livemode=wire["livemode"] if "livemode" in wire else True,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -747,6 +790,7 @@ class Event(ApiModel):
             "createdAt": format_datetime(self.created_at),
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
+            "livemode": self.livemode,
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
@@ -893,6 +937,11 @@ class EventWithDeliveries(ApiModel):
     data: EventData
     """What the event is about."""
     deliveries: list[WebhookDelivery]
+    livemode: bool = True
+    """True for an event of live data, false for one of a sandbox's; a sandbox's events go to its
+    own endpoints only. The service's default: true. Added in 1.6.0: an answer of an older
+    version, or an event recorded before, has none, read as True.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> EventWithDeliveries:
@@ -905,6 +954,7 @@ class EventWithDeliveries(ApiModel):
             request=None if wire.get("request") is None else EventCause.from_wire(wire["request"]),
             data=EventData.from_wire(wire["data"]),
             deliveries=[WebhookDelivery.from_wire(item) for item in wire["deliveries"]],
+            livemode=wire["livemode"] if "livemode" in wire else True,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -916,6 +966,7 @@ class EventWithDeliveries(ApiModel):
             "apiVersion": self.api_version,
             "data": self.data.to_wire(),
             "deliveries": [item.to_wire() for item in self.deliveries],
+            "livemode": self.livemode,
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
@@ -1006,6 +1057,11 @@ class RequestLogEntry(ApiModel):
     service's default: 1. Added in 1.5.1: an answer of an older version, or an event recorded
     before, has none, read as 1.
     """
+    livemode: bool = True
+    """Whether the request was made in live mode (true) or in a sandbox (false), as your key is.
+    The service's default: true. Added in 1.6.0: an answer of an older version, or an event
+    recorded before, has none, read as True.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> RequestLogEntry:
@@ -1022,6 +1078,7 @@ class RequestLogEntry(ApiModel):
             replayed=wire["replayed"],
             error=None if wire["error"] is None else AnsweredError.from_wire(wire["error"]),
             count=wire["count"] if "count" in wire else 1,
+            livemode=wire["livemode"] if "livemode" in wire else True,
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1038,6 +1095,122 @@ class RequestLogEntry(ApiModel):
             "replayed": self.replayed,
             "error": None if self.error is None else self.error.to_wire(),
             "count": self.count,
+            "livemode": self.livemode,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewSandbox(ApiModel):
+    """A sandbox to make."""
+
+    name: str
+    """What the sandbox is for: a label, 1 to 100 characters, not only white space."""
+    expires_in: NewSandboxExpiresIn | None = None
+    """Seconds until the sandbox expires by itself: its keys stop then, and its data is removed.
+    A minute to 30 days; 24 hours when not given. The service's default: 86400.
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewSandbox:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            name=wire["name"],
+            expires_in=wire.get("expiresIn"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "name": self.name,
+        }
+        if self.expires_in is not None:
+            wire["expiresIn"] = self.expires_in
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewSandboxKey(ApiModel):
+    """A new sandbox, with its API key: the one time the key is shown."""
+
+    id: str
+    """Unique identifier, assigned on creation (`sbx_…`)."""
+    name: str
+    """What the sandbox is for: a label, 1 to 100 characters, not only white space."""
+    created_at: datetime
+    """When it was made."""
+    expires_at: datetime
+    """When it expires: its keys stop, and it and its data are removed."""
+    livemode: bool
+    """Always true: a sandbox is managed from live, with a live key. The service's default: true."""
+    api_key: str
+    """An API key of the sandbox (`psk_test_…`), holding every scope but the sandboxes’ own; it
+    stops when the sandbox expires or is deleted. Shown only in this answer: keep it. More:
+    `npm run apikey -- create NAME --sandbox sbx_…` (the operator).
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewSandboxKey:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            name=wire["name"],
+            created_at=parse_datetime(wire["createdAt"]),
+            expires_at=parse_datetime(wire["expiresAt"]),
+            livemode=wire["livemode"],
+            api_key=wire["apiKey"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "createdAt": format_datetime(self.created_at),
+            "expiresAt": format_datetime(self.expires_at),
+            "livemode": self.livemode,
+            "apiKey": self.api_key,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sandbox(ApiModel):
+    """An environment of its own: its pets, orders, webhook endpoints, events, request log and
+    keys, none of which live keys see, nor it theirs. Its keys (`psk_test_…`) act in it alone;
+    its objects say `livemode: false`.
+    """
+
+    id: str
+    """Unique identifier, assigned on creation (`sbx_…`)."""
+    name: str
+    """What the sandbox is for: a label, 1 to 100 characters, not only white space."""
+    created_at: datetime
+    """When it was made."""
+    expires_at: datetime
+    """When it expires: its keys stop, and it and its data are removed."""
+    livemode: bool
+    """Always true: a sandbox is managed from live, with a live key. The service's default: true."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Sandbox:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            name=wire["name"],
+            created_at=parse_datetime(wire["createdAt"]),
+            expires_at=parse_datetime(wire["expiresAt"]),
+            livemode=wire["livemode"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "createdAt": format_datetime(self.created_at),
+            "expiresAt": format_datetime(self.expires_at),
+            "livemode": self.livemode,
         }
         return wire
 
@@ -1082,6 +1255,10 @@ class PetCreatedEvent(ApiModel):
     EventCause, or null for an event the service made of its own accord.
     """
     data: PetCreatedEventData
+    livemode: bool | None = None
+    """True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an
+    endpoint receives the events of its own environment only.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> PetCreatedEvent:
@@ -1093,6 +1270,7 @@ class PetCreatedEvent(ApiModel):
             api_version=wire["apiVersion"],
             request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=PetCreatedEventData.from_wire(wire["data"]),
+            livemode=wire.get("livemode"),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1106,6 +1284,8 @@ class PetCreatedEvent(ApiModel):
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
+        if self.livemode is not None:
+            wire["livemode"] = self.livemode
         return wire
 
 
@@ -1157,6 +1337,10 @@ class PetUpdatedEvent(ApiModel):
     EventCause, or null for an event the service made of its own accord.
     """
     data: PetUpdatedEventData
+    livemode: bool | None = None
+    """True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an
+    endpoint receives the events of its own environment only.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> PetUpdatedEvent:
@@ -1168,6 +1352,7 @@ class PetUpdatedEvent(ApiModel):
             api_version=wire["apiVersion"],
             request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=PetUpdatedEventData.from_wire(wire["data"]),
+            livemode=wire.get("livemode"),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1181,6 +1366,8 @@ class PetUpdatedEvent(ApiModel):
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
+        if self.livemode is not None:
+            wire["livemode"] = self.livemode
         return wire
 
 
@@ -1224,6 +1411,10 @@ class PetDeletedEvent(ApiModel):
     EventCause, or null for an event the service made of its own accord.
     """
     data: PetDeletedEventData
+    livemode: bool | None = None
+    """True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an
+    endpoint receives the events of its own environment only.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> PetDeletedEvent:
@@ -1235,6 +1426,7 @@ class PetDeletedEvent(ApiModel):
             api_version=wire["apiVersion"],
             request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=PetDeletedEventData.from_wire(wire["data"]),
+            livemode=wire.get("livemode"),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1248,6 +1440,8 @@ class PetDeletedEvent(ApiModel):
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
+        if self.livemode is not None:
+            wire["livemode"] = self.livemode
         return wire
 
 
@@ -1291,6 +1485,10 @@ class OrderPlacedEvent(ApiModel):
     EventCause, or null for an event the service made of its own accord.
     """
     data: OrderPlacedEventData
+    livemode: bool | None = None
+    """True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an
+    endpoint receives the events of its own environment only.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> OrderPlacedEvent:
@@ -1302,6 +1500,7 @@ class OrderPlacedEvent(ApiModel):
             api_version=wire["apiVersion"],
             request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=OrderPlacedEventData.from_wire(wire["data"]),
+            livemode=wire.get("livemode"),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1315,6 +1514,8 @@ class OrderPlacedEvent(ApiModel):
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
+        if self.livemode is not None:
+            wire["livemode"] = self.livemode
         return wire
 
 
@@ -1365,6 +1566,10 @@ class OrderUpdatedEvent(ApiModel):
     EventCause, or null for an event the service made of its own accord.
     """
     data: OrderUpdatedEventData
+    livemode: bool | None = None
+    """True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an
+    endpoint receives the events of its own environment only.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> OrderUpdatedEvent:
@@ -1376,6 +1581,7 @@ class OrderUpdatedEvent(ApiModel):
             api_version=wire["apiVersion"],
             request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=OrderUpdatedEventData.from_wire(wire["data"]),
+            livemode=wire.get("livemode"),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1389,6 +1595,8 @@ class OrderUpdatedEvent(ApiModel):
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
+        if self.livemode is not None:
+            wire["livemode"] = self.livemode
         return wire
 
 
@@ -1452,6 +1660,10 @@ class WebhookTestEvent(ApiModel):
     EventCause, or null for an event the service made of its own accord.
     """
     data: WebhookTestEventData
+    livemode: bool | None = None
+    """True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an
+    endpoint receives the events of its own environment only.
+    """
 
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> WebhookTestEvent:
@@ -1463,6 +1675,7 @@ class WebhookTestEvent(ApiModel):
             api_version=wire["apiVersion"],
             request=None if wire.get("request") is None else EventRequest.from_wire(wire["request"]),
             data=WebhookTestEventData.from_wire(wire["data"]),
+            livemode=wire.get("livemode"),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -1476,6 +1689,8 @@ class WebhookTestEvent(ApiModel):
         }
         if self.request is not None:
             wire["request"] = self.request.to_wire()
+        if self.livemode is not None:
+            wire["livemode"] = self.livemode
         return wire
 
 

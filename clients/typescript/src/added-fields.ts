@@ -8,14 +8,36 @@ export const ADDED_FIELDS = {
   Pet: {
     /** Since 1.5.0. */
     metadata: () => ({}),
+    /** Since 1.6.0. */
+    livemode: () => true,
   },
   Order: {
     /** Since 1.5.0. */
     metadata: () => ({}),
+    /** Since 1.6.0. */
+    livemode: () => true,
+  },
+  NewWebhookEndpointSecret: {
+    /** Since 1.6.0. */
+    livemode: () => true,
+  },
+  WebhookEndpoint: {
+    /** Since 1.6.0. */
+    livemode: () => true,
+  },
+  Event: {
+    /** Since 1.6.0. */
+    livemode: () => true,
+  },
+  EventWithDeliveries: {
+    /** Since 1.6.0. */
+    livemode: () => true,
   },
   RequestLogEntry: {
     /** Since 1.5.1. */
     count: () => 1,
+    /** Since 1.6.0. */
+    livemode: () => true,
   },
 } as const;
 

@@ -393,6 +393,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sandboxes
+         * @description The sandboxes in use, in the order they were made; deleted and expired ones are not listed. Only for live keys. Needs an API key with the scope `sandboxes:read`.
+         */
+        get: operations["listSandboxes"];
+        put?: never;
+        /**
+         * Make a sandbox
+         * @description An environment of its own, empty, for tests: its pets, orders, webhook endpoints, events, request log and keys, apart from live’s and every other sandbox’s. The answer holds an API key of the sandbox (`psk_test_…`, every scope but the sandboxes’ own), shown this once; it stops when the sandbox expires (`expiresIn`, 24 hours unless given) or is deleted. The operator allows a number of sandboxes at once (`SANDBOXES_MAX`, 25 by default). Takes no `Idempotency-Key`: the key in the answer is never stored, so there is no answer to replay. Only a live key makes sandboxes. Needs an API key with the scope `sandboxes:write`.
+         */
+        post: operations["createSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{sandboxId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sandbox
+         * @description A sandbox in use. Only for live keys. Needs an API key with the scope `sandboxes:read`.
+         */
+        get: operations["getSandbox"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sandbox
+         * @description Its keys are refused at once (within a second on every instance of the service), it is no longer listed, and its data is removed in the background, in small batches, within about a minute. Only for live keys. Needs an API key with the scopes `sandboxes:read` and `sandboxes:write`: a change shows what it changes.
+         */
+        delete: operations["deleteSandbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -429,6 +477,12 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /**
+             * @description true for an object of the live environment, false for one of a sandbox.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
         };
         /** @description Every error response, from every layer, has this shape. `x-codes-by-status` lists the codes each HTTP status carries. */
         Error: {
@@ -437,7 +491,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "SANDBOX_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "SANDBOX_LIMIT_REACHED" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters, not only white space.
@@ -544,6 +598,12 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /**
+             * @description true for an object of the live environment, false for one of a sandbox.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
         };
         /**
          * @description Where the order stands when placed: placed (the default) or approved hold the animal; delivered sells it.
@@ -686,6 +746,12 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+            /**
+             * @description True for a live endpoint, false for one of a sandbox: it receives the events of its own environment only.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
         };
         /** @description An endpoint events are sent to. */
         WebhookEndpoint: {
@@ -721,6 +787,12 @@ export interface components {
              * @description When it was made; it gets the events of writes from then on.
              */
             createdAt: string;
+            /**
+             * @description True for a live endpoint, false for one of a sandbox: it receives the events of its own environment only.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
         };
         /** @description A new signing secret; the previous one keeps signing beside it until `previousSecretExpiresAt`. */
         WebhookSecret: {
@@ -784,12 +856,18 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
             request?: components["schemas"]["EventCause"] | null;
             data: components["schemas"]["EventData"];
+            /**
+             * @description True for an event of live data, false for one of a sandbox's; a sandbox's events go to its own endpoints only.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
         };
         /** @description Send again every delivery to this endpoint that failed, of events since a time. */
         Recovery: {
@@ -849,13 +927,19 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
             request?: components["schemas"]["EventCause"] | null;
             data: components["schemas"]["EventData"];
             deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description True for an event of live data, false for one of a sandbox's; a sandbox's events go to its own endpoints only.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
         };
         /** @description Which endpoint to send the event to again; all subscribed ones when absent. */
         Redelivery: {
@@ -863,7 +947,7 @@ export interface components {
             endpointId?: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "SANDBOX_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "SANDBOX_LIMIT_REACHED" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description The error a request was answered with: its code and message, as the Error said them. */
         AnsweredError: {
             /** @example VALIDATION_FAILED */
@@ -921,6 +1005,88 @@ export interface components {
              * @example 1
              */
             count: number;
+            /**
+             * @description Whether the request was made in live mode (true) or in a sandbox (false), as your key is.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
+        };
+        /** @description A sandbox to make. */
+        NewSandbox: {
+            /**
+             * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
+             * @example ci-run-4711
+             */
+            name: string;
+            expiresIn?: components["schemas"]["NewSandboxExpiresIn"];
+        };
+        /** @description A new sandbox, with its API key: the one time the key is shown. */
+        NewSandboxKey: {
+            /**
+             * @description Unique identifier, assigned on creation (`sbx_…`).
+             * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+             */
+            id: string;
+            /**
+             * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
+             * @example ci-run-4711
+             */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2026-12-02T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it expires: its keys stop, and it and its data are removed.
+             * @example 2026-12-03T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description Always true: a sandbox is managed from live, with a live key.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
+            /**
+             * @description An API key of the sandbox (`psk_test_…`), holding every scope but the sandboxes’ own; it stops when the sandbox expires or is deleted. Shown only in this answer: keep it. More: `npm run apikey -- create NAME --sandbox sbx_…` (the operator).
+             * @example psk_test_2b7Vq0kQm9XcRz1L8hNwT4yUe6oPa3sD5fGj7kLz9xC
+             */
+            apiKey: string;
+        };
+        /** @description An environment of its own: its pets, orders, webhook endpoints, events, request log and keys, none of which live keys see, nor it theirs. Its keys (`psk_test_…`) act in it alone; its objects say `livemode: false`. */
+        Sandbox: {
+            /**
+             * @description Unique identifier, assigned on creation (`sbx_…`).
+             * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+             */
+            id: string;
+            /**
+             * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
+             * @example ci-run-4711
+             */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2026-12-02T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it expires: its keys stop, and it and its data are removed.
+             * @example 2026-12-03T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description Always true: a sandbox is managed from live, with a live key.
+             * @default true
+             * @example true
+             */
+            livemode: boolean;
         };
         /**
          * @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order.
@@ -932,6 +1098,12 @@ export interface components {
          * @default placed
          */
         NewOrderStatus: components["schemas"]["PlaceableOrderStatus"];
+        /**
+         * @description Seconds until the sandbox expires by itself: its keys stop then, and its data is removed. A minute to 30 days; 24 hours when not given.
+         * @default 86400
+         * @example 3600
+         */
+        NewSandboxExpiresIn: number;
         /** @description A pet was added: the Pet as createPet answered it. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         PetCreatedEvent: {
             /**
@@ -951,13 +1123,15 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
             };
+            /** @description True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an endpoint receives the events of its own environment only. */
+            livemode?: boolean;
         };
         /** @description A pet changed, by updatePet or by an order that holds, sells or releases it: the Pet after the change. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         PetUpdatedEvent: {
@@ -978,7 +1152,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -994,6 +1168,8 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an endpoint receives the events of its own environment only. */
+            livemode?: boolean;
         };
         /** @description A pet was removed by deletePet: the Pet as it was. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         PetDeletedEvent: {
@@ -1014,13 +1190,15 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Pet"];
             };
+            /** @description True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an endpoint receives the events of its own environment only. */
+            livemode?: boolean;
         };
         /** @description An order was placed: the Order as placeOrder answered it. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         OrderPlacedEvent: {
@@ -1041,13 +1219,15 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
             data: {
                 object: components["schemas"]["Order"];
             };
+            /** @description True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an endpoint receives the events of its own environment only. */
+            livemode?: boolean;
         };
         /** @description An order moved, by updateOrder or cancelOrder: the Order after the move. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         OrderUpdatedEvent: {
@@ -1068,7 +1248,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1084,6 +1264,8 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an endpoint receives the events of its own environment only. */
+            livemode?: boolean;
         };
         /** @description Sent by testWebhookEndpoint to that endpoint only: the endpoint it was sent to. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         WebhookTestEvent: {
@@ -1104,7 +1286,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1114,6 +1296,8 @@ export interface components {
                     endpointId: string;
                 };
             };
+            /** @description True for an event of live data, false for one of a sandbox's (from API version 1.6.0): an endpoint receives the events of its own environment only. */
+            livemode?: boolean;
         };
         /** @description The request that caused the event (from API version 1.5.0; absent from older events): an EventCause, or null for an event the service made of its own accord. */
         EventRequest: components["schemas"]["EventCause"] | null;
@@ -1124,9 +1308,9 @@ export interface components {
     headers: {
         /** @description The request's identifier, as sent in a sane X-Request-Id or else a new UUID; logs carry it too. */
         "X-Request-Id": string;
-        /** @description IETF httpapi RateLimit fields draft: `"per-key";q=LIMIT;w=60`, the requests an API key may make per minute. */
+        /** @description IETF httpapi RateLimit fields draft: `"per-key";q=LIMIT;w=60`, the requests an API key may make per minute; a sandbox key's adds `, "sandboxes";q=LIMIT;w=60`, the budget all sandboxes share. */
         "RateLimit-Policy": string;
-        /** @description IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends. */
+        /** @description IETF httpapi RateLimit fields draft: `"per-key";r=REMAINING;t=SECONDS`, what is left of the window and when it ends; a sandbox key's adds `, "sandboxes";r=REMAINING;t=SECONDS` for the budget all sandboxes share. */
         RateLimit: string;
         /** @description Only when the API key expires within 7 days: when, as an HTTP date. Roll the key (or ask for a new one) before then; after it, requests with the key are `401 API_KEY_EXPIRED`. */
         "API-Key-Expires": string;
@@ -1254,7 +1438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1419,7 +1603,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1588,7 +1772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1747,7 +1931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1951,7 +2135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2115,7 +2299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2297,7 +2481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2460,7 +2644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2664,7 +2848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2861,7 +3045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3003,7 +3187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3155,7 +3339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3318,7 +3502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3466,7 +3650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3610,7 +3794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3756,7 +3940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3902,7 +4086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4048,7 +4232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4194,7 +4378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4357,7 +4541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4514,7 +4698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4662,7 +4846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4825,7 +5009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5005,7 +5189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5166,7 +5350,559 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSandboxes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items returned.
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sandboxes. */
+            200: {
+                headers: {
+                    /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
+                    Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"][];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description limit or cursor is not valid. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSandbox"];
+            };
+        };
+        responses: {
+            /** @description The sandbox, with its API key. */
+            201: {
+                headers: {
+                    /** @description The absolute URL of the sandbox. */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewSandboxKey"];
+                };
+            };
+            /** @description The body is not a valid NewSandbox, or an Idempotency-Key was sent. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description As many sandboxes as the operator allows (`SANDBOXES_MAX`) are in use: delete one, or wait for one to expire. (SANDBOX_LIMIT_REACHED) */
+            409: {
+                headers: {
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The identifier of the sandbox (`sbx_…`).
+                 * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+                 */
+                sandboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox. */
+            200: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No sandbox in use has this id: unknown, deleted or expired. (SANDBOX_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier of the sandbox (`sbx_…`).
+                 * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+                 */
+                sandboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: its keys stop now, its data goes in the background. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No sandbox in use has this id: unknown, deleted or expired. (SANDBOX_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit, or (a sandbox key) all sandboxes together are over their shared budget; retry after `Retry-After`. (RATE_LIMITED) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

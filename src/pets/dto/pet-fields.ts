@@ -65,5 +65,5 @@ export const PET = new ResourceShape({
   status: field.defaulted<PetStatus>('available', PetField.status),
   metadata: field.merged<Metadata>(NO_METADATA, PetField.metadata),
   // Last in every answer (DECISIONS "Sandboxes"); given by the environment, as the id by the insert.
-  livemode: field.assigned<boolean>(LivemodeProperty),
+  livemode: field.assigned<boolean>(() => LivemodeProperty()),
 });

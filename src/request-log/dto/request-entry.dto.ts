@@ -1,3 +1,4 @@
+import { LivemodeProperty } from '../../environments/livemode-property.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Environment } from '../../environments/environment.js';
 import { ERROR_CODES, type ErrorCode } from '../../errors/api-exception.js';
@@ -85,11 +86,7 @@ export class RequestEntryDto {
   })
   count: number;
 
-  @ApiProperty({
-    type: 'boolean',
-    description: 'Whether the request was made in live mode (true) or in a sandbox (false), as your key is.',
-    example: true,
-  })
+  @LivemodeProperty('Whether the request was made in live mode (true) or in a sandbox (false), as your key is.')
   livemode: boolean;
 
   /** An entry as answered; its text redacted again, for the entries 1.5.0 wrote before it redacted keys everywhere. */

@@ -1,3 +1,4 @@
+import { LivemodeProperty } from '../../environments/livemode-property.js';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsName } from '../../validation/is-name.validator.js';
@@ -70,11 +71,7 @@ export class SandboxDto {
   })
   expiresAt: string;
 
-  @ApiProperty({
-    type: 'boolean',
-    description: 'Always true: a sandbox is managed from live, with a live key.',
-    example: true,
-  })
+  @LivemodeProperty('Always true: a sandbox is managed from live, with a live key.')
   livemode: boolean;
 
   static from(sandbox: StoredSandbox): SandboxDto {

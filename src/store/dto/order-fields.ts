@@ -130,5 +130,5 @@ export const ORDER = new ResourceShape({
   }),
   metadata: field.merged<Metadata>(NO_METADATA, OrderField.metadata),
   // Last in every answer (DECISIONS "Sandboxes"); given by the environment, as the id by the insert.
-  livemode: field.assigned<boolean>(LivemodeProperty),
+  livemode: field.assigned<boolean>(() => LivemodeProperty()),
 });

@@ -1,15 +1,10 @@
+import { LivemodeProperty } from '../../environments/livemode-property.js';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { DATE_TIME_PROPERTY, DATE_TIME_RULE, IsDateTime } from '../../validation/is-date-time.validator.js';
 import { API_VERSION } from '../../config/api-version.js';
 import { PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
-
-const LIVEMODE_PROPERTY = {
-  type: 'boolean',
-  description: "True for an event of live data, false for one of a sandbox's; a sandbox's events go to its own endpoints only.",
-  example: true,
-} as const;
 
 @ApiSchema({ name: 'EventData', description: 'What the event is about.' })
 export class EventDataDto {
@@ -83,7 +78,7 @@ abstract class EventMembers {
     'whole object as it was then, so a receiver that gets events out of order can tell an older one by its content.',
 })
 export class EventDto extends EventMembers {
-  @ApiProperty(LIVEMODE_PROPERTY)
+  @LivemodeProperty("True for an event of live data, false for one of a sandbox's; a sandbox's events go to its own endpoints only.")
   livemode: boolean;
 }
 
@@ -125,7 +120,7 @@ export class EventWithDeliveriesDto extends EventMembers {
   @ApiProperty({ type: DeliveryDto, isArray: true })
   deliveries: DeliveryDto[];
 
-  @ApiProperty(LIVEMODE_PROPERTY)
+  @LivemodeProperty("True for an event of live data, false for one of a sandbox's; a sandbox's events go to its own endpoints only.")
   livemode: boolean;
 }
 

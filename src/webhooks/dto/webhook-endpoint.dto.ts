@@ -1,3 +1,4 @@
+import { LivemodeProperty } from '../../environments/livemode-property.js';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { EVENT_TYPES } from '../../events/event-types.js';
@@ -25,12 +26,6 @@ const EVENTS_PROPERTY = {
   uniqueItems: true,
   description: 'The event types sent to this endpoint; `*` for all of them, those added later included.',
   example: ['order.placed'],
-} as const;
-
-const LIVEMODE_PROPERTY = {
-  type: 'boolean',
-  description: 'True for a live endpoint, false for one of a sandbox: it receives the events of its own environment only.',
-  example: true,
 } as const;
 
 const DESCRIPTION_PROPERTY = { type: 'string', maxLength: 255, description: 'What the endpoint is for.', example: 'Fulfilment' } as const;
@@ -89,7 +84,7 @@ abstract class WebhookEndpointMembers {
 
 @ApiSchema({ name: 'WebhookEndpoint', description: 'An endpoint events are sent to.' })
 export class WebhookEndpointDto extends WebhookEndpointMembers {
-  @ApiProperty(LIVEMODE_PROPERTY)
+  @LivemodeProperty('True for a live endpoint, false for one of a sandbox: it receives the events of its own environment only.')
   livemode: boolean;
 
   static from(endpoint: MadeEndpoint): WebhookEndpointDto {
@@ -117,7 +112,7 @@ export class CreatedWebhookEndpointDto extends WebhookEndpointMembers {
   @ApiProperty(SECRET_PROPERTY)
   secret: string;
 
-  @ApiProperty(LIVEMODE_PROPERTY)
+  @LivemodeProperty('True for a live endpoint, false for one of a sandbox: it receives the events of its own environment only.')
   livemode: boolean;
 }
 
