@@ -6,4 +6,4 @@
  * import the document's builder. Said here only: `npm run openapi` writes it where a copy must be
  * (openapi.json, the SDKs' package versions) and tests fail on a stale copy.
  */
-export const API_VERSION = '1.5.1';
+export const API_VERSION = '1.6.0';

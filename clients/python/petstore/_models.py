@@ -12,7 +12,7 @@ from ._api_model import ApiModel
 from ._not_modified import OMITTED, Omitted
 from ._wire import format_datetime, parse_datetime
 
-API_VERSION: Final = "1.5.1"
+API_VERSION: Final = "1.6.0"
 """The version of the document these types were written from."""
 
 PetStatus = Literal["available", "pending", "sold"]
@@ -32,6 +32,7 @@ ErrorCode = Literal[
     "EVENT_NOT_FOUND",
     "REQUEST_NOT_FOUND",
     "REQUEST_LOG_DISABLED",
+    "SANDBOX_NOT_FOUND",
     "ROUTE_NOT_FOUND",
     "METHOD_NOT_ALLOWED",
     "REQUEST_TIMEOUT",
@@ -40,6 +41,7 @@ ErrorCode = Literal[
     "PET_NOT_AVAILABLE",
     "PET_HAS_OPEN_ORDER",
     "PET_HAS_ORDERS",
+    "SANDBOX_LIMIT_REACHED",
     "PRECONDITION_FAILED",
     "EXPECTATION_FAILED",
     "PAYLOAD_TOO_LARGE",
@@ -88,6 +90,11 @@ NewOrderStatus = PlaceableOrderStatus
 delivered sells it. The service's default: "placed".
 """
 
+NewSandboxExpiresIn = int
+"""Seconds until the sandbox expires by itself: its keys stop then, and its data is removed. A
+minute to 30 days; 24 hours when not given. The service's default: 86400.
+"""
+
 ListEventsType = Literal[
     "pet.created",
     "pet.updated",
@@ -100,10 +107,10 @@ ERROR_CODES_BY_STATUS: Final[Mapping[int, tuple[ErrorCode, ...]]] = {
     400: ("VALIDATION_FAILED", "MALFORMED_JSON", "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE"),
     401: ("API_KEY_MISSING", "API_KEY_INVALID", "API_KEY_EXPIRED"),
     403: ("INSUFFICIENT_SCOPE",),
-    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "REQUEST_NOT_FOUND", "REQUEST_LOG_DISABLED", "ROUTE_NOT_FOUND"),
+    404: ("PET_NOT_FOUND", "ORDER_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND", "EVENT_NOT_FOUND", "REQUEST_NOT_FOUND", "REQUEST_LOG_DISABLED", "SANDBOX_NOT_FOUND", "ROUTE_NOT_FOUND"),
     405: ("METHOD_NOT_ALLOWED",),
     408: ("REQUEST_TIMEOUT",),
-    409: ("IDEMPOTENCY_KEY_IN_USE", "INVALID_TRANSITION", "PET_NOT_AVAILABLE", "PET_HAS_OPEN_ORDER", "PET_HAS_ORDERS"),
+    409: ("IDEMPOTENCY_KEY_IN_USE", "INVALID_TRANSITION", "PET_NOT_AVAILABLE", "PET_HAS_OPEN_ORDER", "PET_HAS_ORDERS", "SANDBOX_LIMIT_REACHED"),
     412: ("PRECONDITION_FAILED",),
     413: ("PAYLOAD_TOO_LARGE",),
     417: ("EXPECTATION_FAILED",),
@@ -130,6 +137,7 @@ ErrorCode404 = Literal[
     "EVENT_NOT_FOUND",
     "REQUEST_NOT_FOUND",
     "REQUEST_LOG_DISABLED",
+    "SANDBOX_NOT_FOUND",
     "ROUTE_NOT_FOUND",
 ]
 ErrorCode405 = Literal["METHOD_NOT_ALLOWED"]
@@ -140,6 +148,7 @@ ErrorCode409 = Literal[
     "PET_NOT_AVAILABLE",
     "PET_HAS_OPEN_ORDER",
     "PET_HAS_ORDERS",
+    "SANDBOX_LIMIT_REACHED",
 ]
 ErrorCode412 = Literal["PRECONDITION_FAILED"]
 ErrorCode413 = Literal["PAYLOAD_TOO_LARGE"]
@@ -1038,6 +1047,121 @@ class RequestLogEntry(ApiModel):
             "replayed": self.replayed,
             "error": None if self.error is None else self.error.to_wire(),
             "count": self.count,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewSandbox(ApiModel):
+    """A sandbox to make."""
+
+    name: str
+    """What the sandbox is for: a label, 1 to 100 characters, not only white space."""
+    expires_in: NewSandboxExpiresIn | None = None
+    """Seconds until the sandbox expires by itself: its keys stop then, and its data is removed.
+    A minute to 30 days; 24 hours when not given. The service's default: 86400.
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewSandbox:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            name=wire["name"],
+            expires_in=wire.get("expiresIn"),
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "name": self.name,
+        }
+        if self.expires_in is not None:
+            wire["expiresIn"] = self.expires_in
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewSandboxKey(ApiModel):
+    """A new sandbox, with its API key: the one time the key is shown."""
+
+    id: str
+    """Unique identifier, assigned on creation (`sbx_…`)."""
+    name: str
+    """What the sandbox is for: a label, 1 to 100 characters, not only white space."""
+    created_at: datetime
+    """When it was made."""
+    expires_at: datetime
+    """When it expires: its keys stop, and it and its data are removed."""
+    livemode: bool
+    """Always true: a sandbox is managed from live, with a live key."""
+    api_key: str
+    """An API key of the sandbox (`psk_test_…`), holding every scope but the sandboxes’ own; it
+    stops when the sandbox expires or is deleted. Shown only in this answer: keep it. More:
+    `npm run apikey -- create NAME --sandbox sbx_…` (the operator).
+    """
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> NewSandboxKey:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            name=wire["name"],
+            created_at=parse_datetime(wire["createdAt"]),
+            expires_at=parse_datetime(wire["expiresAt"]),
+            livemode=wire["livemode"],
+            api_key=wire["apiKey"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "createdAt": format_datetime(self.created_at),
+            "expiresAt": format_datetime(self.expires_at),
+            "livemode": self.livemode,
+            "apiKey": self.api_key,
+        }
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sandbox(ApiModel):
+    """An environment of its own: its pets, orders, webhook endpoints, events, request log and
+    keys, none of which live keys see, nor it theirs. Its keys (`psk_test_…`) act in it alone;
+    its objects say `livemode: false`.
+    """
+
+    id: str
+    """Unique identifier, assigned on creation (`sbx_…`)."""
+    name: str
+    """What the sandbox is for: a label, 1 to 100 characters, not only white space."""
+    created_at: datetime
+    """When it was made."""
+    expires_at: datetime
+    """When it expires: its keys stop, and it and its data are removed."""
+    livemode: bool
+    """Always true: a sandbox is managed from live, with a live key."""
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Sandbox:
+        """The model of its JSON form, as the service sends it."""
+        return cls(
+            id=wire["id"],
+            name=wire["name"],
+            created_at=parse_datetime(wire["createdAt"]),
+            expires_at=parse_datetime(wire["expiresAt"]),
+            livemode=wire["livemode"],
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Its JSON form, as the service reads it; fields that are None are left out."""
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "createdAt": format_datetime(self.created_at),
+            "expiresAt": format_datetime(self.expires_at),
+            "livemode": self.livemode,
         }
         return wire
 

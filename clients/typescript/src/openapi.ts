@@ -393,6 +393,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sandboxes
+         * @description The sandboxes in use, in the order they were made; deleted and expired ones are not listed. Only for live keys. Needs an API key with the scope `sandboxes:read`.
+         */
+        get: operations["listSandboxes"];
+        put?: never;
+        /**
+         * Make a sandbox
+         * @description An environment of its own, empty, for tests: its pets, orders, webhook endpoints, events, request log and keys, apart from live’s and every other sandbox’s. The answer holds an API key of the sandbox (`psk_test_…`, every scope but the sandboxes’ own), shown this once; it stops when the sandbox expires (`expiresIn`, 24 hours unless given) or is deleted. The operator allows a number of sandboxes at once (`SANDBOXES_MAX`, 25 by default). Takes no `Idempotency-Key`: the key in the answer is never stored, so there is no answer to replay. Only a live key makes sandboxes. Needs an API key with the scope `sandboxes:write`.
+         */
+        post: operations["createSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{sandboxId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sandbox
+         * @description A sandbox in use. Only for live keys. Needs an API key with the scope `sandboxes:read`.
+         */
+        get: operations["getSandbox"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sandbox
+         * @description Its keys are refused at once (within a second on every instance of the service), it is no longer listed, and its data is removed in the background, in small batches, within about a minute. Only for live keys. Needs an API key with the scopes `sandboxes:read` and `sandboxes:write`: a change shows what it changes.
+         */
+        delete: operations["deleteSandbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -437,7 +485,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "SANDBOX_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "SANDBOX_LIMIT_REACHED" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description Human-readable description.
              * @example name must be a string of 1 to 255 characters, not only white space.
@@ -784,7 +832,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -849,7 +897,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             /** @description The request that caused the event (from API version 1.5.0; absent from older events): `GET /requests/{requestId}` finds it in the request log. Null for an event the service made of its own accord. */
@@ -863,7 +911,7 @@ export interface components {
             endpointId?: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "PET_NOT_FOUND" | "ORDER_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "REQUEST_NOT_FOUND" | "REQUEST_LOG_DISABLED" | "SANDBOX_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "PET_NOT_AVAILABLE" | "PET_HAS_OPEN_ORDER" | "PET_HAS_ORDERS" | "SANDBOX_LIMIT_REACHED" | "PRECONDITION_FAILED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description The error a request was answered with: its code and message, as the Error said them. */
         AnsweredError: {
             /** @example VALIDATION_FAILED */
@@ -922,6 +970,80 @@ export interface components {
              */
             count: number;
         };
+        /** @description A sandbox to make. */
+        NewSandbox: {
+            /**
+             * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
+             * @example ci-run-4711
+             */
+            name: string;
+            expiresIn?: components["schemas"]["NewSandboxExpiresIn"];
+        };
+        /** @description A new sandbox, with its API key: the one time the key is shown. */
+        NewSandboxKey: {
+            /**
+             * @description Unique identifier, assigned on creation (`sbx_…`).
+             * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+             */
+            id: string;
+            /**
+             * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
+             * @example ci-run-4711
+             */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2026-12-02T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it expires: its keys stop, and it and its data are removed.
+             * @example 2026-12-03T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description Always true: a sandbox is managed from live, with a live key.
+             * @example true
+             */
+            livemode: boolean;
+            /**
+             * @description An API key of the sandbox (`psk_test_…`), holding every scope but the sandboxes’ own; it stops when the sandbox expires or is deleted. Shown only in this answer: keep it. More: `npm run apikey -- create NAME --sandbox sbx_…` (the operator).
+             * @example psk_test_2b7Vq0kQm9XcRz1L8hNwT4yUe6oPa3sD5fGj7kLz9xC
+             */
+            apiKey: string;
+        };
+        /** @description An environment of its own: its pets, orders, webhook endpoints, events, request log and keys, none of which live keys see, nor it theirs. Its keys (`psk_test_…`) act in it alone; its objects say `livemode: false`. */
+        Sandbox: {
+            /**
+             * @description Unique identifier, assigned on creation (`sbx_…`).
+             * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+             */
+            id: string;
+            /**
+             * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
+             * @example ci-run-4711
+             */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2026-12-02T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it expires: its keys stop, and it and its data are removed.
+             * @example 2026-12-03T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description Always true: a sandbox is managed from live, with a live key.
+             * @example true
+             */
+            livemode: boolean;
+        };
         /**
          * @description Availability status. It moves (updatePet) from available to pending or sold, from pending to available or sold; sold is final. A pet an open order holds moves only with that order.
          * @default available
@@ -932,6 +1054,12 @@ export interface components {
          * @default placed
          */
         NewOrderStatus: components["schemas"]["PlaceableOrderStatus"];
+        /**
+         * @description Seconds until the sandbox expires by itself: its keys stop then, and its data is removed. A minute to 30 days; 24 hours when not given.
+         * @default 86400
+         * @example 3600
+         */
+        NewSandboxExpiresIn: number;
         /** @description A pet was added: the Pet as createPet answered it. Delivered as the body of a signed POST (see the callback of createWebhookEndpoint). */
         PetCreatedEvent: {
             /**
@@ -951,7 +1079,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -978,7 +1106,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1014,7 +1142,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1041,7 +1169,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1068,7 +1196,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -1104,7 +1232,7 @@ export interface components {
             createdAt: string;
             /**
              * @description The API version whose schemas `data.object` follows.
-             * @example 1.5.1
+             * @example 1.6.0
              */
             apiVersion: string;
             request?: components["schemas"]["EventRequest"];
@@ -5156,6 +5284,558 @@ export interface operations {
                 headers: {
                     /** @description The entity tag of the current representation. */
                     ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSandboxes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items returned.
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description Opaque position in the listing. Do not build it: follow the `Link` header with `rel="next"`. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sandboxes. */
+            200: {
+                headers: {
+                    /** @description Present when more items follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). */
+                    Link?: string;
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"][];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description limit or cursor is not valid. (VALIDATION_FAILED) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSandbox"];
+            };
+        };
+        responses: {
+            /** @description The sandbox, with its API key. */
+            201: {
+                headers: {
+                    /** @description The absolute URL of the sandbox. */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewSandboxKey"];
+                };
+            };
+            /** @description The body is not a valid NewSandbox, or an Idempotency-Key was sent. (VALIDATION_FAILED) The body is not JSON. (MALFORMED_JSON) The body was not sent as application/json. (UNSUPPORTED_MEDIA_TYPE) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description As many sandboxes as the operator allows (`SANDBOXES_MAX`) are in use: delete one, or wait for one to expire. (SANDBOX_LIMIT_REACHED) */
+            409: {
+                headers: {
+                    /** @description With IDEMPOTENCY_KEY_IN_USE: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 128 KiB. (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the representation you hold (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `304 Not Modified` when it is still current. */
+                "If-None-Match"?: string;
+                /** @description An ETag (such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`), or `*`: answered `412 PRECONDITION_FAILED`, with the current ETag, unless it names the current representation. */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The identifier of the sandbox (`sbx_…`).
+                 * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+                 */
+                sandboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox. */
+            200: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Not modified: the representation named by `If-None-Match` is current. */
+            304: {
+                headers: {
+                    /** @description A strong entity tag of this representation (RFC 9110), such as `"3x8Qv0Kp2sT7mW1aZyB4cD"`: send it back as `If-None-Match` to be told `304 Not Modified` when nothing changed, or as `If-Match` so that a change applies only to what you saw. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No sandbox in use has this id: unknown, deleted or expired. (SANDBOX_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` names no current representation. (PRECONDITION_FAILED) */
+            412: {
+                headers: {
+                    /** @description The entity tag of the current representation. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is over its rate limit; retry after `Retry-After`. (RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; nothing of it is disclosed. (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer in time or refused; retry after `Retry-After`. A create may have taken effect: retry it with an Idempotency-Key (the same one, if it had one) so that it happens at most once. (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier of the sandbox (`sbx_…`).
+                 * @example sbx_Q3v8kF0aZ1x2Yb7LmN4pRw
+                 */
+                sandboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: its keys stop now, its data goes in the background. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key was sent. (API_KEY_MISSING) The API key is unknown or revoked. (API_KEY_INVALID) The API key is past its expiry, or past the overlap of a roll. (API_KEY_EXPIRED) */
+            401: {
+                headers: {
+                    /** @description Bearer realm="petstore", with error="invalid_token" when a key was sent. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key does not hold the scope this operation needs (`x-required-scopes`). Or: the key is a sandbox’s (`psk_test_…`): only live keys manage sandboxes. (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    /** @description Bearer realm="petstore", error="insufficient_scope", scope="<the scope needed>" (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "API-Key-Expires": components["headers"]["API-Key-Expires"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No sandbox in use has this id: unknown, deleted or expired. (SANDBOX_NOT_FOUND) */
+            404: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
