@@ -974,7 +974,7 @@ export interface components {
         NewSandbox: {
             /**
              * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
-             * @example ci-run-4711
+             * @example ci-run-1234
              */
             name: string;
             expiresIn?: components["schemas"]["NewSandboxExpiresIn"];
@@ -988,7 +988,7 @@ export interface components {
             id: string;
             /**
              * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
-             * @example ci-run-4711
+             * @example ci-run-1234
              */
             name: string;
             /**
@@ -1023,7 +1023,7 @@ export interface components {
             id: string;
             /**
              * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
-             * @example ci-run-4711
+             * @example ci-run-1234
              */
             name: string;
             /**
