@@ -63,15 +63,15 @@ describe.each(DATABASE_KINDS)('the request collections on %s', (kind) => {
     );
     const { run: outcome } = JSON.parse(await readFile(report, 'utf8')) as NewmanReport;
     expect(outcome.failures.map(({ source, error }) => `${source.name}: ${error.message}`)).toEqual([]);
-    expect(outcome.stats.requests).toEqual({ total: 32, failed: 0, pending: 0 });
+    expect(outcome.stats.requests).toEqual({ total: 35, failed: 0, pending: 0 });
     expect(outcome.stats.assertions.failed).toBe(0);
     // Metadata: a pet added with it 201, the listing of its pair 200. The lifecycle: getPet 200, updatePet 200 (If-Match: its ETag),
     // placeOrder 201, listOrders and getOrder 200, getOrder 304 (If-None-Match), updateOrder and cancelOrder 200 (If-Match),
     // deletePet 204 (If-Match: the ETag of the pending pet's 201). The request log: a create refused 400, its entry by its
-    // request id and the listing of refused creates, 200.
+    // request id and the listing of refused creates, 200. A sandbox: made 201, its (empty) pets listed with its key 200, deleted 202.
     expect(outcome.executions.map(({ response }) => response.code)).toEqual([
       201, 201, 200, 200, 200, 201, 200, 200, 200, 201, 200, 200, 304, 200, 200, 204, 200, 201, 200, 202, 200, 200, 202, 200, 202, 200, 200,
-      204, 400, 200, 200, 401,
+      204, 400, 200, 200, 401, 201, 200, 202,
     ]);
     return outcome;
   }
@@ -109,6 +109,12 @@ describe.each(DATABASE_KINDS)('the request collections on %s', (kind) => {
       '(listPets, metadata[',
     ])
       expect(titles.filter((title) => title.includes(operation))).toHaveLength(1);
+    // A sandbox made, its pets listed with its key, and deleted: the last three, in that order.
+    expect(outcomes.slice(-3).map(({ title, status }) => [title.slice(0, title.indexOf(' (')), status])).toEqual([
+      ['Make a sandbox for your tests', 201],
+      ["List the sandbox's pets with its key", 200],
+      ['Delete the sandbox', 202],
+    ]);
     // The listing of the pair the tagged pet was given (new on every run) is that pet alone.
     const filtered = outcomes.find(({ title }) => title.includes('(listPets, metadata['))!;
     expect(filtered.url).toMatch(/\/pets\?metadata\[erp_id\]=[0-9a-f-]{36}$/);

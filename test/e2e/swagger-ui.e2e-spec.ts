@@ -143,6 +143,39 @@ async function runInSwaggerUi(browser: BrowserContext, url: string) {
 }
 
 /**
+ * The sandboxes as someone tries them in the page: one made from the page's example body (sent
+ * without an Idempotency-Key, which createSandbox refuses and declares none), listed, read and
+ * deleted by the id typed in, then not found.
+ */
+async function runTheSandboxesInSwaggerUi(browser: BrowserContext, url: string) {
+  const blocked: string[] = [];
+  const page = await openSwaggerUi(browser, url, blocked);
+  try {
+    const createSandbox = await tryOut(page, 'sandboxes-createSandbox');
+    const shown = JSON.parse(await valueOf(page, body(createSandbox)));
+    const made = await execute(page, createSandbox);
+    const listed = await execute(page, await tryOut(page, 'sandboxes-listSandboxes'));
+    const getSandbox = await tryOut(page, 'sandboxes-getSandbox');
+    await typeInto(page, parameter(getSandbox, 'sandboxId'), String(made.body?.id));
+    const read = await execute(page, getSandbox);
+    const deleteSandbox = await tryOut(page, 'sandboxes-deleteSandbox');
+    await typeInto(page, parameter(deleteSandbox, 'sandboxId'), String(made.body?.id));
+    const deleted = await execute(page, deleteSandbox);
+    const gone = await execute(page, getSandbox);
+    return {
+      shown,
+      createSandbox: { status: made.status, idempotencyKey: made.idempotencyKey, name: made.body?.name },
+      listSandboxes: { status: listed.status, lists: listed.body?.some?.((sandbox: { id: string }) => sandbox.id === made.body?.id) },
+      getSandbox: [read.status, gone.status],
+      deleteSandbox: deleted.status,
+      blocked,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
  * The writes as someone tries them in the page, with what it shows: two pets created (the page's
  * example body, then another name), the pets listed, an order placed for each (the page's example
  * body with the pet's id), a pet renamed (the page's example) with nothing typed into If-Match,
@@ -291,6 +324,19 @@ describe.each(BROWSERS)('Swagger UI in %s', () => {
           updatePet: { unconditional: 200, getPet: 200, conditional: 200, stale: 412 },
           staleCode: 'PRECONDITION_FAILED',
           keyed: { statuses: [201, 201], sent: ['typed-in-swagger-ui', 'typed-in-swagger-ui'], replayed: 'true', onePet: true },
+          blocked: [],
+        });
+      }, 120_000);
+
+    if (writes)
+      it('runs the sandboxes with what the page shows: made from its example body, listed, read and deleted by the id typed in', async () => {
+        const outcome = await runTheSandboxesInSwaggerUi(browser, `${origin}/v1/docs/`);
+        expect(outcome).toEqual({
+          shown: { name: 'ci-run-1234', expiresIn: 3600 },
+          createSandbox: { status: 201, idempotencyKey: undefined, name: 'ci-run-1234' },
+          listSandboxes: { status: 200, lists: true },
+          getSandbox: [200, 404],
+          deleteSandbox: 202,
           blocked: [],
         });
       }, 120_000);

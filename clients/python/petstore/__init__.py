@@ -40,6 +40,7 @@ from ._models import (
     PetStatus,
     PetUpdatedEvent,
     RequestLogEntry,
+    Sandbox,
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,
@@ -53,6 +54,7 @@ from ._pagination import AsyncPage, AsyncPager, Page, Pager
 from ._transport import RawResponse, Timeout
 from ._version import __version__
 from ._webhooks import WebhookHeaders, Webhooks, WebhookVerificationError, webhooks
+from .resources.sandboxes import TEST_SANDBOX_EXPIRES_IN, AsyncTestSandbox, CreatedSandbox, TestSandbox
 from .resources.webhook_endpoints import CreatedWebhookEndpoint
 
 log_from_environment()
@@ -64,10 +66,12 @@ __all__ = [
     "AsyncPage",
     "AsyncPager",
     "AsyncPetStore",
+    "AsyncTestSandbox",
     "AuthenticationError",
     "BadRequestError",
     "ConflictError",
     "ConnectionError",
+    "CreatedSandbox",
     "CreatedWebhookEndpoint",
     "ErrorCode",
     "Event",
@@ -103,7 +107,10 @@ __all__ = [
     "RateLimitError",
     "RawResponse",
     "RequestLogEntry",
+    "Sandbox",
     "ServiceUnavailableError",
+    "TEST_SANDBOX_EXPIRES_IN",
+    "TestSandbox",
     "Timeout",
     "TimeoutError",
     "UnprocessableEntityError",

@@ -13,6 +13,7 @@ from ._webhooks import Webhooks, webhooks
 from .resources.events import AsyncEvents, Events
 from .resources.pets import AsyncPets, Pets
 from .resources.requests import AsyncRequests, Requests
+from .resources.sandboxes import AsyncSandboxes, Sandboxes
 from .resources.store import AsyncStore, Store
 from .resources.webhook_endpoints import AsyncWebhookEndpoints, WebhookEndpoints
 
@@ -80,6 +81,8 @@ class PetStore:
         self.events = Events(self._transport)
         self.requests = Requests(self._transport)
         """The request log: what the service answered this key's calls; an error's `request_id` finds its call there."""
+        self.sandboxes = Sandboxes(self._transport, lambda sandbox_key: self.with_options(api_key=sandbox_key))
+        """Environments of their own for tests (a live key manages them); `for_test()` makes one with a client bound to it."""
 
     def with_options(
         self,
@@ -148,6 +151,8 @@ class AsyncPetStore:
         self.events = AsyncEvents(self._transport)
         self.requests = AsyncRequests(self._transport)
         """The request log: what the service answered this key's calls; an error's `request_id` finds its call there."""
+        self.sandboxes = AsyncSandboxes(self._transport, lambda sandbox_key: self.with_options(api_key=sandbox_key))
+        """Environments of their own for tests (a live key manages them); `for_test()` makes one with a client bound to it."""
 
     def with_options(
         self,

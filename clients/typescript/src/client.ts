@@ -1,5 +1,6 @@
 import { consoleLogger, Log, type Logger, type LogLevel, logLevelOf } from './logging.js';
 import { Events, Pets, Requests, Store, WebhookEndpoints } from './resources.js';
+import { Sandboxes } from './sandboxes.js';
 import { checkedMaxRetries, checkedTimeoutMs, type Fetch, Transport, withHeaders } from './transport.js';
 import { webhooks } from './webhooks.js';
 
@@ -42,6 +43,8 @@ export class PetStore {
   readonly events: Events;
   /** The request log: what the service answered your key's calls; an error's `requestId` finds its call there. */
   readonly requests: Requests;
+  /** Environments of their own for tests (a live key manages them); `forTest()` makes one with a client bound to it. */
+  readonly sandboxes: Sandboxes;
   /** Checks a delivery's signature (also exported on its own: a receiver needs no API key). */
   readonly webhooks = webhooks;
   /** What this client was made with, the environment read: what withOptions() starts from. */
@@ -70,6 +73,7 @@ export class PetStore {
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.events = new Events(transport);
     this.requests = new Requests(transport);
+    this.sandboxes = new Sandboxes(transport, (sandboxKey) => this.withOptions({ apiKey: sandboxKey }));
   }
 
   /**

@@ -61,6 +61,16 @@ export type {
   RequestLogEntry,
   UnconditionalReadOptions,
 } from './resources.js';
+export {
+  type CreatedSandbox,
+  type ListSandboxesQuery,
+  type NewSandbox,
+  type Sandbox,
+  type Sandboxes,
+  TEST_SANDBOX_EXPIRES_IN,
+  type TestSandbox,
+  type TestSandboxOptions,
+} from './sandboxes.js';
 export type { AbortSignalLike, Fetch, FetchInit, FetchResponse, RequestOptions } from './transport.js';
 export {
   type OrderPlacedEvent,

@@ -1016,7 +1016,7 @@ export interface components {
         NewSandbox: {
             /**
              * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
-             * @example ci-run-4711
+             * @example ci-run-1234
              */
             name: string;
             expiresIn?: components["schemas"]["NewSandboxExpiresIn"];
@@ -1030,7 +1030,7 @@ export interface components {
             id: string;
             /**
              * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
-             * @example ci-run-4711
+             * @example ci-run-1234
              */
             name: string;
             /**
@@ -1066,7 +1066,7 @@ export interface components {
             id: string;
             /**
              * @description What the sandbox is for: a label, 1 to 100 characters, not only white space.
-             * @example ci-run-4711
+             * @example ci-run-1234
              */
             name: string;
             /**

@@ -21,7 +21,7 @@ const NAME_PROPERTY = {
   minLength: 1,
   maxLength: SANDBOX_NAME_MAX,
   description: 'What the sandbox is for: a label, 1 to 100 characters, not only white space.',
-  example: 'ci-run-4711',
+  example: 'ci-run-1234',
 } as const;
 
 @ApiSchema({ name: 'NewSandbox', description: 'A sandbox to make.' })
