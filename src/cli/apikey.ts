@@ -297,9 +297,11 @@ async function execute(command: Exclude<Command, { run: 'help' }>, opened: Opene
       process.stdout.write(`${key}\n`);
       return;
     }
-    case 'list':
-      process.stdout.write(formatTable(await issuer.list()));
+    case 'list': {
+      const sandboxIds = new Map((await opened.sandboxes.all()).map(({ rowId, id }) => [rowId, id]));
+      process.stdout.write(formatTable(await issuer.list(), sandboxIds));
       return;
+    }
     case 'roll': {
       const id = await resolveKeyId(command.key, issuer);
       const rolled = await refusingBadTimes(command, () => issuer.roll(id, command.overlapMs, command.expiry.expiry));
@@ -378,10 +380,11 @@ async function announceChange(id: number, config: AppConfig): Promise<void> {
   }
 }
 
-function formatTable(keys: readonly ApiKey[]): string {
+/** The keys as a table; a sandbox's key says its sandbox (`sandboxIds`: the sandboxes' ids by their rows'; one removed: its number). */
+function formatTable(keys: readonly ApiKey[], sandboxIds: ReadonlyMap<number, string>): string {
   const successors = new Map(keys.filter((key) => key.rolledFromId !== null).map((key) => [key.rolledFromId!, key.id]));
   const rows = [
-    ['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED', 'ROLLED'],
+    ['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED', 'ROLLED', 'ENVIRONMENT'],
     ...keys.map((key) => [
       String(key.id),
       key.name,
@@ -394,6 +397,7 @@ function formatTable(keys: readonly ApiKey[]): string {
       [key.rolledFromId !== null && `from ${key.rolledFromId}`, successors.has(key.id) && `to ${successors.get(key.id)}`]
         .filter(Boolean)
         .join(', ') || '-',
+      key.environment === 0 ? 'live' : (sandboxIds.get(key.environment) ?? `sandbox ${key.environment} (removed)`),
     ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => [...row[column]].length)));

@@ -74,11 +74,22 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     const result = await cli('list');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED', 'ROLLED']);
+    expect(lines[0].split(/\s{2,}/)).toEqual([
+      'ID',
+      'NAME',
+      'PREFIX',
+      'SCOPES',
+      'CREATED',
+      'EXPIRES',
+      'LAST USED',
+      'REVOKED',
+      'ROLLED',
+      'ENVIRONMENT',
+    ]);
     const row = lines.find((line) => line.includes('listed 🔑'));
     expect(row).toMatch(
       new RegExp(
-        `^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write,requests:read\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+never\\s+-\\s+-$`,
+        `^\\d+\\s+listed 🔑\\s+${key.slice(0, 12)}…\\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write,requests:read,sandboxes:read,sandboxes:write\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+never\\s+never\\s+-\\s+-\\s+live$`,
       ),
     );
     expect(result.stdout).not.toContain(key);
@@ -129,7 +140,7 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
       expect({ ...refused.body, requestId: undefined }).toEqual({ ...unknown.body, requestId: undefined });
       expect(refused.headers['www-authenticate']).toBe(unknown.headers['www-authenticate']);
     }
-    expect((await cli('list')).stdout).toMatch(new RegExp(`^${id}\\s+to revoke\\s.*\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-$`, 'm'));
+    expect((await cli('list')).stdout).toMatch(new RegExp(`^${id}\\s+to revoke\\s.*\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-\\s+live$`, 'm'));
   });
 
   it('revokes by the prefix list shows, pasted with its ellipsis or shortened', async () => {

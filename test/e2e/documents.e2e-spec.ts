@@ -181,6 +181,8 @@ describe.each(DATABASE_KINDS)('the OpenAPI document on %s', (kind) => {
       '/pets/{petId}',
       '/requests',
       '/requests/{requestId}',
+      '/sandboxes',
+      '/sandboxes/{sandboxId}',
       '/store/inventory',
       '/store/orders',
       '/store/orders/{orderId}',

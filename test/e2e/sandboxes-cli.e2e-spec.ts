@@ -42,6 +42,9 @@ describe.each(DATABASE_KINDS)('the sandboxes tools on %s', (kind) => {
     expect(key.scopes).toBe('pets:read pets:write store:read store:write webhooks:read webhooks:write requests:read');
     expect(key.expiresAt?.toISOString()).toBe(sandbox.expiresAt);
     expect(await admitted(made.stdout.trim())).toBe(true);
+    // The key tool's listing says whose it is.
+    const listed = await runApiKeyCli(['list'], env());
+    expect(listed.stdout.split('\n').find((line) => line.includes('second key'))).toMatch(new RegExp(`\\s${sandbox.id}$`));
   });
 
   it('gives a sandbox key an expiry no later than its sandbox’s, sooner when asked', async () => {

@@ -145,12 +145,12 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
     expect((await http(keys.all).delete(`/v1/pets/${held}`)).body.message).toMatch('named by orders');
   });
 
-  it('gives API_KEYS keys and keys made without --scopes every scope, requests:read among them (1.5.0)', async () => {
+  it('gives API_KEYS keys and keys made without --scopes every scope, requests:read (1.5.0) and the sandboxes ones (1.6.0) among them', async () => {
     for (const key of [TEST_API_KEY, keys.all]) {
       for (const { call } of OPERATIONS) expect((await call(http(key), fresh)).status).toBeLessThan(300);
     }
     expect((await cli('list')).stdout).toMatch(
-      /everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write,requests:read\s/,
+      /everything\s+psk_\S+\s+pets:read,pets:write,store:read,store:write,webhooks:read,webhooks:write,requests:read,sandboxes:read,sandboxes:write\s/,
     );
   });
 
@@ -205,6 +205,7 @@ describe.each(DATABASE_KINDS)('API key scopes on %s', (kind) => {
       'LAST USED',
       'REVOKED',
       'ROLLED',
+      'ENVIRONMENT',
     ]);
     expect(stdout).toMatch(/only pets:read\s+psk_\S+\s+pets:read\s/);
     expect(stdout).toMatch(/only store:write\s+psk_\S+\s+store:write\s/);

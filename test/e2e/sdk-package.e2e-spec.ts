@@ -71,6 +71,7 @@ export function narrow(error: unknown): void {
       | 'EVENT_NOT_FOUND'
       | 'REQUEST_NOT_FOUND'
       | 'REQUEST_LOG_DISABLED'
+      | 'SANDBOX_NOT_FOUND'
       | 'ROUTE_NOT_FOUND'
       | undefined = error.code;
     // @ts-expect-error a 404 never carries RATE_LIMITED
@@ -100,7 +101,7 @@ export function narrow(error: unknown): void {
     console.log(status);
   }
   if (error instanceof ConflictError) {
-    const code: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_TRANSITION' | 'PET_NOT_AVAILABLE' | 'PET_HAS_OPEN_ORDER' | 'PET_HAS_ORDERS' | undefined =
+    const code: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_TRANSITION' | 'PET_NOT_AVAILABLE' | 'PET_HAS_OPEN_ORDER' | 'PET_HAS_ORDERS' | 'SANDBOX_LIMIT_REACHED' | undefined =
       error.code;
     console.log(code);
   }

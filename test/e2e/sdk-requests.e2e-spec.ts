@@ -64,6 +64,7 @@ describe.each(DATABASE_KINDS)('the TypeScript SDK’s request log on %s', (kind)
       replayed: false,
       error: { code: 'VALIDATION_FAILED', message: error.message },
       count: 1,
+      livemode: true,
     });
     expect(entry._request_id).toEqual(expect.any(String));
     expect((await petstore.requests.get(error.requestId!).withResponse()).status).toBe(200);
