@@ -394,6 +394,39 @@ describe('the stack on a three-node Galera cluster', () => {
     for (const deadline = Date.now() + 5_000; seen.length < 4 && Date.now() < deadline; seen = await logged()) await sleep(250);
     expect(seen).toEqual(ids.map((_, i) => `${batch}-${i}`).reverse());
   });
+  test("a sandbox made through one replica works through every one, sees nothing of live's; deleted, its key is refused by every replica within 1 s", async () => {
+    const live = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const made = await fetch(`${stack.base}/v1/sandboxes`, { method: 'POST', headers: live, body: JSON.stringify({ name: 'cluster' }) });
+    expect(made.status).toBe(201);
+    const sandbox = (await made.json()) as { id: string; apiKey: string };
+    const inSandbox = { Authorization: `Bearer ${sandbox.apiKey}`, 'Content-Type': 'application/json' };
+    // nginx sends each request to the next replica: three creates and three listings cross them all.
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await fetch(`${stack.base}/v1/pets`, {
+        method: 'POST',
+        headers: inSandbox,
+        body: JSON.stringify({ name: `Sandboxed ${i}`, categoryId: 1 }),
+      });
+      expect(created.status).toBe(201);
+      const pet = (await created.json()) as { id: number; livemode: boolean };
+      expect(pet.livemode).toBe(false);
+      ids.push(pet.id);
+    }
+    for (let i = 0; i < 3; i++) {
+      const listed = (await (await fetch(`${stack.base}/v1/pets?limit=100`, { headers: inSandbox })).json()) as { id: number }[];
+      expect(listed.map((pet) => pet.id)).toEqual(ids);
+      expect((await fetch(`${stack.base}/v1/pets/${ids[0]}`, { headers: live })).status).toBe(404);
+    }
+    expect((await fetch(`${stack.base}/v1/sandboxes/${sandbox.id}`, { method: 'DELETE', headers: live })).status).toBe(202);
+    const deleted = Date.now();
+    await sleep(1_000 - (Date.now() - deleted));
+    // A second after the delete, every replica (twice round) refuses the key.
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) answers.push((await fetch(`${stack.base}/v1/pets`, { headers: inSandbox })).status);
+    expect(answers).toEqual([401, 401, 401, 401, 401, 401]);
+    expect((await fetch(`${stack.base}/v1/sandboxes/${sandbox.id}`, { headers: live })).status).toBe(404);
+  });
 });
 
 describe.each([1, 2])('the node taking the writes killed under keyed creates (round %i)', (round) => {
