@@ -6,21 +6,12 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SharedRedis } from '../../src/redis/shared-redis.js';
 import { createSandbox, type TestSandbox } from '../support/sandbox-keys.js';
+import { eventually } from './support/eventually.js';
 import { REDIS_PROBE_VARIABLE, redisServerUrl } from './support/global-setup.js';
 import { AUTH, expectError, startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 type Entry = Record<string, unknown> & { id: string };
-
-/** Polls `read` until `done`, at most `timeoutMs`; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-}
 
 /**
  * What a sandbox keeps to itself besides its pets and orders (DECISIONS "Sandboxes"): its
@@ -89,6 +80,7 @@ describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log an
       eventually(
         () => http().get(`/v1/requests/${id}`).set(auth),
         (response) => response.status === 200,
+        3_000,
       );
     const inFirst = await entry(first.auth, 'sbx-log-first');
     expect(inFirst.body).toMatchObject({ id: 'sbx-log-first', status: 400, livemode: false });

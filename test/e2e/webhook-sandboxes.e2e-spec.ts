@@ -1,27 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSandbox, type TestSandbox } from '../support/sandbox-keys.js';
+import { eventually } from './support/eventually.js';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
-import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
-
-/** Deliveries to 127.0.0.1 over http, as webhooks.e2e-spec.ts configures them. */
-const WEBHOOK_ENV = {
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-  WEBHOOK_RETRY_SCHEDULE: '0,1,1',
-  WEBHOOK_TIMEOUT_MS: '1500',
-};
+import { startReceiver, WEBHOOK_ENV, type WebhookReceiver } from './support/webhook-receiver.js';
 
 type Auth = { readonly Authorization: string };
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Webhooks in sandboxes (issue 58): a sandbox's endpoints, events and deliveries are its own. An id
