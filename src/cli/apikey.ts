@@ -8,9 +8,7 @@
 import '../supported-node.js';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { ApiKey } from '../auth/api-key.entity.js';
-import { KEY_CHANGES_CHANNEL } from '../auth/api-key.service.js';
 import {
   ApiKeyIssuer,
   InvalidApiKeyNameError,
@@ -20,14 +18,15 @@ import {
   type NewKeyOptions,
 } from '../auth/api-key-issuer.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
-import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { type AppConfig, loadAppConfig } from '../config/app-config.js';
 import { Sql } from '../database/sql.js';
-import { SharedRedis } from '../redis/shared-redis.js';
 import { isScope, readScopes, SANDBOX_KEY_SCOPES, type Scope, SCOPES } from '../auth/scopes.js';
 import { Environment } from '../environments/environment.js';
 import { SandboxesRepository } from '../sandboxes/sandboxes.repository.js';
 import { parseDateTime } from '../validation/is-date-time.validator.js';
+import { announceKeyChanges } from './key-changes.js';
+import { CliError, openDatabase, reportFailure } from './operator-tool.js';
+import { formatDate, formatTable } from './table.js';
 
 const USAGE =
   'usage: npm run apikey -- create NAME [--scopes LIST] [--expires-in DURATION | --expires-at TIME] [--sandbox SANDBOX_ID] | list | ' +
@@ -104,15 +103,6 @@ Exit codes: 0 done, 1 failed (database, no such key, a key that cannot be rolled
 (an unknown option or scope, a duration of zero, a time in the past or past 9999, an ambiguous
 prefix); a command that exits with 2 has changed nothing.
 `;
-
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
-    super(message);
-  }
-}
 
 /** Which key a command names: its id, or the start of the prefix `list` shows (the "…" it ends with may be pasted along). */
 type KeyReference = { id: number } | { prefix: string };
@@ -237,12 +227,7 @@ interface Opened {
 }
 
 async function openIssuer(config: AppConfig): Promise<Opened> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
-  try {
-    await dataSource.initialize();
-  } catch (error) {
-    throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
-  }
+  const dataSource = await openDatabase(config);
   const sql = new Sql(dataSource);
   const keys = new ApiKeysRepository(sql);
   return { issuer: new ApiKeyIssuer(keys), sandboxes: new SandboxesRepository(sql), keys, close: () => dataSource.destroy() };
@@ -299,14 +284,14 @@ async function execute(command: Exclude<Command, { run: 'help' }>, opened: Opene
     }
     case 'list': {
       const sandboxIds = new Map((await opened.sandboxes.all()).map(({ rowId, id }) => [rowId, id]));
-      process.stdout.write(formatTable(await issuer.list(), sandboxIds));
+      process.stdout.write(keysTable(await issuer.list(), sandboxIds));
       return;
     }
     case 'roll': {
       const id = await resolveKeyId(command.key, issuer);
       const rolled = await refusingBadTimes(command, () => issuer.roll(id, command.overlapMs, command.expiry.expiry));
       if (!rolled) throw new CliError(`no API key has ID ${id}`, 1);
-      await announceChange(id, config);
+      await announceKeyChanges('apikey', [id], config);
       process.stderr.write(
         `Rolled API key ${id} "${rolled.rolled.name}" to key ${rolled.apiKey.id} (${describe(rolled.apiKey)}). Key ${id} works ` +
           `until ${formatDate(rolled.rolled.expiresAt)} (every instance knows within 1 second); deploy the new key before then. ` +
@@ -319,7 +304,7 @@ async function execute(command: Exclude<Command, { run: 'help' }>, opened: Opene
       const id = await resolveKeyId(command.key, issuer);
       const apiKey = await issuer.setScopes(id, command.scopes);
       if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
-      await announceChange(id, config);
+      await announceKeyChanges('apikey', [id], config);
       process.stdout.write(
         `API key ${id} "${apiKey.name}" now holds ${listScopes(apiKey.scopes)}; every instance applies it within 1 second.\n`,
       );
@@ -329,7 +314,7 @@ async function execute(command: Exclude<Command, { run: 'help' }>, opened: Opene
       const id = await resolveKeyId(command.key, issuer);
       const apiKey = await issuer.revoke(id);
       if (!apiKey) throw new CliError(`no API key has ID ${id}`, 1);
-      await announceChange(apiKey.id, config);
+      await announceKeyChanges('apikey', [apiKey.id], config);
       process.stdout.write(
         `Revoked API key ${apiKey.id} "${apiKey.name}" (${apiKey.prefix}…) at ${formatDate(apiKey.revokedAt)}; ` +
           'every instance refuses it within 1 second.\n',
@@ -365,25 +350,10 @@ async function resolveKeyId(reference: KeyReference, issuer: ApiKeyIssuer): Prom
   return matches[0].id;
 }
 
-/**
- * With REDIS_URL, tells every instance at once that the key changed. Every instance applies a change
- * within a second either way: each reads again, twice a second, the keys it trusts (TrustedKeysRecheck).
- */
-async function announceChange(id: number, config: AppConfig): Promise<void> {
-  if (!config.redis) return;
-  const redis = new SharedRedis(config);
-  try {
-    if (!((await redis.whenReady(2_000)) && (await redis.publish(KEY_CHANGES_CHANNEL, String(id)))))
-      process.stderr.write('apikey: Redis could not be reached; instances read the change from the database within 1 second\n');
-  } finally {
-    await redis.onApplicationShutdown();
-  }
-}
-
 /** The keys as a table; a sandbox's key says its sandbox (`sandboxIds`: the sandboxes' ids by their rows'; one removed: its number). */
-function formatTable(keys: readonly ApiKey[], sandboxIds: ReadonlyMap<number, string>): string {
+function keysTable(keys: readonly ApiKey[], sandboxIds: ReadonlyMap<number, string>): string {
   const successors = new Map(keys.filter((key) => key.rolledFromId !== null).map((key) => [key.rolledFromId!, key.id]));
-  const rows = [
+  return formatTable([
     ['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED', 'ROLLED', 'ENVIRONMENT'],
     ...keys.map((key) => [
       String(key.id),
@@ -399,18 +369,7 @@ function formatTable(keys: readonly ApiKey[], sandboxIds: ReadonlyMap<number, st
         .join(', ') || '-',
       key.environment === 0 ? 'live' : (sandboxIds.get(key.environment) ?? `sandbox ${key.environment} (removed)`),
     ]),
-  ];
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => [...row[column]].length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, column) => cell.padEnd(widths[column]))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  ]);
 }
 
 /** Stored scopes as --scopes takes them. */
@@ -421,10 +380,6 @@ function listScopes(stored: string): string {
 /** A new key's scopes and expiry, for the line that shows it. */
 function describe(apiKey: ApiKey): string {
   return `scopes: ${listScopes(apiKey.scopes)}; expires: ${formatDate(apiKey.expiresAt, 'never')}`;
-}
-
-function formatDate(date: Date | null, absent = ''): string {
-  return date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : absent;
 }
 
 async function main(args: readonly string[]): Promise<number> {
@@ -443,16 +398,14 @@ async function main(args: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    const [message, exitCode] =
-      error instanceof CliError
-        ? [error.message, error.exitCode]
-        : error instanceof ConfigError || error instanceof InvalidApiKeyNameError
-          ? [error.message, 2]
-          : error instanceof KeyNotRollableError
-            ? [error.message, 1]
-            : [`failed: ${error instanceof Error ? error.message : error}`, 1];
-    process.stderr.write(`apikey: ${message}\n`);
-    return exitCode;
+    // The issuer's own refusals say what is wrong as a usage error (a bad name) or a failure (a key that cannot roll) does.
+    const explained =
+      error instanceof InvalidApiKeyNameError
+        ? new CliError(error.message, 2)
+        : error instanceof KeyNotRollableError
+          ? new CliError(error.message, 1)
+          : error;
+    return reportFailure('apikey', explained);
   }
 }
 

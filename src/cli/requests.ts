@@ -12,13 +12,12 @@
 import '../supported-node.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
-import { ConfigError, loadAppConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { loadAppConfig } from '../config/app-config.js';
 import { Sql } from '../database/sql.js';
 import { redactKeys } from '../logging/redact-url.js';
 import { RequestLogEntry } from '../request-log/request-log.entity.js';
 import { RequestLogRepository, type StoredRequest } from '../request-log/request-log.repository.js';
+import { CliError, openDatabase, reportFailure } from './operator-tool.js';
 
 const USAGE =
   'usage: npm run requests -- tail [--lines N] [--status 404|4xx] [--operation OPERATION_ID] [--key ID] | show REQUEST_ID | --help';
@@ -47,15 +46,6 @@ const LAST_SCANNED = 10_000;
 
 /** How often tail asks for new entries. */
 const POLL_MS = 500;
-
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
 
 type Command =
   | { run: 'help' }
@@ -224,15 +214,7 @@ async function main(args: readonly string[]): Promise<number> {
       return 0;
     }
     const config = loadAppConfig(process.env);
-    const dataSource = new DataSource({
-      ...buildDataSourceOptions(config.database, [RequestLogEntry]),
-      migrationsRun: config.migrationsRun,
-    });
-    try {
-      await dataSource.initialize();
-    } catch (error) {
-      throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
-    }
+    const dataSource = await openDatabase(config, [RequestLogEntry]);
     try {
       const entries = new RequestLogRepository(new Sql(dataSource));
       if (command.run === 'show') {
@@ -250,14 +232,7 @@ async function main(args: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    const [message, exitCode] =
-      error instanceof CliError
-        ? [error.message, error.exitCode]
-        : error instanceof ConfigError
-          ? [error.message, 2]
-          : [`failed: ${error instanceof Error ? error.message : error}`, 1];
-    process.stderr.write(`requests: ${message}\n`);
-    return exitCode;
+    return reportFailure('requests', error);
   }
 }
 

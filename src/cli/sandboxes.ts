@@ -9,18 +9,17 @@
 // First: refuses an unsupported Node before anything else loads.
 import '../supported-node.js';
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiKeyIssuer } from '../auth/api-key-issuer.js';
-import { KEY_CHANGES_CHANNEL } from '../auth/api-key.service.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
-import { type AppConfig, ConfigError, loadAppConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { loadAppConfig } from '../config/app-config.js';
 import { Sql } from '../database/sql.js';
 import { Environment } from '../environments/environment.js';
-import { SharedRedis } from '../redis/shared-redis.js';
 import { SANDBOX_TABLES, SandboxRowsRepository } from '../sandboxes/sandbox-rows.repository.js';
 import { type StoredSandbox, SandboxesRepository } from '../sandboxes/sandboxes.repository.js';
 import { markSandboxDeleted } from '../sandboxes/sandboxes.service.js';
+import { announceKeyChanges } from './key-changes.js';
+import { CliError, openDatabase, reportFailure } from './operator-tool.js';
+import { formatDate, formatTable } from './table.js';
 
 const USAGE = 'usage: npm run sandboxes -- list | delete SANDBOX_ID | --help';
 const HELP = `${USAGE}
@@ -42,15 +41,6 @@ More keys of one: npm run apikey -- create NAME --sandbox ID.
 Exit codes: 0 done, 1 failed (database, no such sandbox), 2 used wrongly.
 `;
 
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
-    super(message);
-  }
-}
-
 type Command = { run: 'help' } | { run: 'list' } | { run: 'delete'; id: string };
 
 function parseArguments(args: readonly string[]): Command {
@@ -64,10 +54,6 @@ function parseArguments(args: readonly string[]): Command {
     return { run: 'delete', id: rest[0] };
   }
   throw new CliError(USAGE, 2);
-}
-
-function formatDate(date: Date | null, absent = '-'): string {
-  return date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : absent;
 }
 
 function stateOf(sandbox: StoredSandbox, now: Date): string {
@@ -91,17 +77,7 @@ async function list(sandboxes: SandboxesRepository, rows: SandboxRowsRepository)
       String(total),
     ]);
   }
-  const widths = lines[0].map((_, column) => Math.max(...lines.map((line) => [...line[column]].length)));
-  return (
-    lines
-      .map((line) =>
-        line
-          .map((cell, column) => cell.padEnd(widths[column]))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return formatTable(lines);
 }
 
 /** A name as the operator's terminal may show it: an integrator chose it, so its control characters are escaped. */
@@ -113,19 +89,6 @@ function printable(text: string): string {
   });
 }
 
-/** With REDIS_URL, tells every instance at once that these keys changed; each finds out within a second either way. */
-async function announceChanges(ids: readonly number[], config: AppConfig): Promise<void> {
-  if (!config.redis || ids.length === 0) return;
-  const redis = new SharedRedis(config);
-  try {
-    const ready = await redis.whenReady(2_000);
-    const told = ready && (await Promise.all(ids.map((id) => redis.publish(KEY_CHANGES_CHANNEL, String(id))))).every(Boolean);
-    if (!told) process.stderr.write('sandboxes: Redis could not be reached; instances read the change from the database within 1 second\n');
-  } finally {
-    await redis.onApplicationShutdown();
-  }
-}
-
 async function main(args: readonly string[]): Promise<number> {
   try {
     const command = parseArguments(args);
@@ -134,12 +97,7 @@ async function main(args: readonly string[]): Promise<number> {
       return 0;
     }
     const config = loadAppConfig(process.env);
-    const dataSource = new DataSource({ ...buildDataSourceOptions(config.database), migrationsRun: config.migrationsRun });
-    try {
-      await dataSource.initialize();
-    } catch (error) {
-      throw new CliError(`cannot use the database: ${error instanceof Error ? error.message : error}`, 1);
-    }
+    const dataSource = await openDatabase(config);
     try {
       const sql = new Sql(dataSource);
       const sandboxes = new SandboxesRepository(sql);
@@ -149,7 +107,7 @@ async function main(args: readonly string[]): Promise<number> {
         const keys = new ApiKeysRepository(sql);
         const deleted = await markSandboxDeleted(sandboxes, new ApiKeyIssuer(keys), command.id, await keys.now());
         if (!deleted) throw new CliError(`no sandbox in use has id ${command.id} (unknown, deleted or expired)`, 1);
-        await announceChanges(deleted.keyIds, config);
+        await announceKeyChanges('sandboxes', deleted.keyIds, config);
         process.stdout.write(
           `Deleted sandbox ${deleted.sandbox.id} "${printable(deleted.sandbox.name)}": its ${deleted.keyIds.length} API keys are refused ` +
             'within 1 second on every instance; the service removes its rows in the background.\n',
@@ -160,14 +118,7 @@ async function main(args: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    const [message, exitCode] =
-      error instanceof CliError
-        ? [error.message, error.exitCode]
-        : error instanceof ConfigError
-          ? [error.message, 2]
-          : [`failed: ${error instanceof Error ? error.message : error}`, 1];
-    process.stderr.write(`sandboxes: ${message}\n`);
-    return exitCode;
+    return reportFailure('sandboxes', error);
   }
 }
 

@@ -1,19 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { eventually } from './support/eventually.js';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
 
 type Body = Record<string, unknown>;
 type Pet = { id: number; metadata: Record<string, string> };
-
-/** Polls `read` until `done`, at most `timeoutMs`; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-}
 
 /**
  * Strings compare exactly on every database (DECISIONS "Fields", issue 56): `A-1` and `A-1 `, `a` and
@@ -130,6 +121,7 @@ describe.each(DATABASE_KINDS)('text compared exactly on %s', (kind) => {
     await eventually(
       () => ofKey('log-1  '),
       (found) => found.length > 0,
+      3_000,
     );
     expect(await ofKey('log-1')).toEqual(['exact-log-0']);
     expect(await ofKey('log-1 ')).toEqual(['exact-log-1']);

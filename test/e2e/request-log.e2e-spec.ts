@@ -4,22 +4,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKeyIssuer } from '../../src/auth/api-key-issuer.js';
+import { eventually } from './support/eventually.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { AUTH, expectError, startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 import { useServiceProcesses } from './support/use-service-processes.js';
 
 type Entry = Record<string, unknown> & { id: string; status: number; operation: string | null };
-
-/** Polls `read` until `done`, at most `timeoutMs`; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 2_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-}
 
 /** The request log (DECISIONS "Request log"): written off the request's path, read by the key that made the requests. */
 describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
@@ -36,6 +27,7 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
     eventually(
       () => entry(id),
       (response) => response.status === 200,
+      2_000,
     );
 
   beforeAll(async () => {
@@ -113,6 +105,7 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
     const scoped = await eventually(
       () => entry('rl-scope', reader),
       (response) => response.status === 200,
+      2_000,
     );
     expect(scoped.body).toMatchObject({ operation: 'listPets', status: 403 });
     // No key, no entry: nobody's log holds it.
@@ -132,6 +125,7 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
     await eventually(
       () => list('limit=100'),
       (response) => response.body.length === 7,
+      2_000,
     );
     const seen: string[] = [];
     for (let path: string | undefined = '/v1/requests?limit=3'; path;) {
@@ -174,6 +168,7 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
         await eventually(
           () => entry('rl-careless', key),
           (response) => response.status === 200,
+          2_000,
         )
       ).body.path,
     ).toBe('/v1/pets/abc?api_key=[redacted]&access_token=[redacted]');
@@ -199,6 +194,7 @@ describe.each(DATABASE_KINDS)('the request log on %s', (kind) => {
         await eventually(
           () => entry(id, caller),
           (response) => response.status === 200,
+          2_000,
         )
       ).body as Entry & { path: string; idempotencyKey: string | null; error: { message: string } | null };
 
@@ -299,6 +295,7 @@ describe.each(DATABASE_KINDS)('the request log of a key past its rate limit on %
     const rows = await eventually(
       (): Promise<Row[]> => app.get(DataSource).query('SELECT request_id, status, count FROM request_log'),
       (found) => found.reduce((sum, row) => sum + Number(row.count), 0) === 300,
+      2_000,
     );
     expect(rows.length).toBeLessThanOrEqual(61);
     const refused = rows.filter((row) => Number(row.status) === 429);
@@ -363,6 +360,7 @@ describe.each(DATABASE_KINDS)('the request log of several instances on %s', (kin
       const listed = await eventually(
         () => request(app.getHttpServer()).get('/v1/requests?limit=100').set(AUTH),
         (response) => response.body.length === 6,
+        2_000,
       );
       expect((listed.body as Entry[]).map((logged) => logged.id)).toEqual([...made].reverse());
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { bearer, sandboxKey } from '../support/sandbox-log-keys.js';
+import { createSandbox } from '../support/sandbox-keys.js';
 import { ServiceProcess } from './support/service-process.js';
 import { AUTH, expectError, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -97,16 +97,16 @@ describe.each(DATABASE_KINDS)('the request log for the operator, and with REQUES
   });
 
   it('shows and follows the entries of every environment, each with its own: live, or the sandbox’s number', async () => {
-    const { key, sandboxId } = await sandboxKey(app, 'tailed sandbox');
+    const { auth, environment } = await createSandbox(app, 'tailed sandbox');
     const tail = cli('tail', '--lines', '0', '--operation', 'createPet');
     try {
       await tail.waitForOutput(/following new entries/);
-      await http().post('/v1/pets').set(bearer(key)).set('X-Request-Id', 'cli-sandbox').send({ name: '' });
+      await http().post('/v1/pets').set(auth).set('X-Request-Id', 'cli-sandbox').send({ name: '' });
       await http().post('/v1/pets').set(AUTH).set('X-Request-Id', 'cli-live').send({ name: '' });
       await tail.waitForOutput(/\/v1\/pets .* live .*VALIDATION_FAILED$/m, 5_000);
       expect(tail.stdout).toMatch(
         new RegExp(
-          `^\\S+ {2}400 {2}createPet\\s+POST {2}/v1/pets {2}key-\\d+ {2}sandbox ${sandboxId} {2}\\d+ms {2}VALIDATION_FAILED$`,
+          `^\\S+ {2}400 {2}createPet\\s+POST {2}/v1/pets {2}key-\\d+ {2}sandbox ${environment.id} {2}\\d+ms {2}VALIDATION_FAILED$`,
           'm',
         ),
       );
@@ -118,7 +118,7 @@ describe.each(DATABASE_KINDS)('the request log for the operator, and with REQUES
     }
     const shown = cli('show', 'cli-sandbox');
     expect(await shown.exitCode()).toBe(0);
-    expect(shown.stdout).toMatch(new RegExp(`^environment\\s+sandbox ${sandboxId}$`, 'm'));
+    expect(shown.stdout).toMatch(new RegExp(`^environment\\s+sandbox ${environment.id}$`, 'm'));
   });
 
   it('prints what a client sent with its control characters escaped: it can neither drive the terminal nor forge a line', async () => {

@@ -5,22 +5,13 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SharedRedis } from '../../src/redis/shared-redis.js';
-import { bearer, sandboxKey, type SandboxKey } from '../support/sandbox-log-keys.js';
+import { createSandbox, type TestSandbox } from '../support/sandbox-keys.js';
+import { eventually } from './support/eventually.js';
 import { REDIS_PROBE_VARIABLE, redisServerUrl } from './support/global-setup.js';
 import { AUTH, expectError, startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 type Entry = Record<string, unknown> & { id: string };
-
-/** Polls `read` until `done`, at most `timeoutMs`; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-}
 
 /**
  * What a sandbox keeps to itself besides its pets and orders (DECISIONS "Sandboxes"): its
@@ -30,15 +21,15 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log and metrics on %s', (kind) => {
   let database: TestDatabase;
   let app: NestExpressApplication;
-  let first: SandboxKey;
-  let second: SandboxKey;
+  let first: TestSandbox;
+  let second: TestSandbox;
   const http = () => request(app.getHttpServer());
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     app = await startApp(database, { RATE_LIMIT_PER_MINUTE: '0', SANDBOX_RATE_LIMIT_PER_MINUTE: '0' });
-    first = await sandboxKey(app, 'first sandbox');
-    second = await sandboxKey(app, 'second sandbox');
+    first = await createSandbox(app, 'first sandbox');
+    second = await createSandbox(app, 'second sandbox');
   });
   afterAll(async () => {
     await app?.close();
@@ -50,8 +41,8 @@ describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log an
     const create = (auth: { Authorization: string }) => http().post('/v1/pets').set(auth).set('Idempotency-Key', 'sbx-same-key').send(body);
 
     const live = await create(AUTH);
-    const inFirst = await create(bearer(first.key));
-    const inSecond = await create(bearer(second.key));
+    const inFirst = await create(first.auth);
+    const inSecond = await create(second.auth);
     for (const created of [live, inFirst, inSecond]) {
       expect(created.status).toBe(201);
       expect(created.headers['idempotent-replayed']).toBeUndefined();
@@ -62,8 +53,8 @@ describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log an
     // Each retry gets its own environment's answer back.
     for (const [auth, created] of [
       [AUTH, live],
-      [bearer(first.key), inFirst],
-      [bearer(second.key), inSecond],
+      [first.auth, inFirst],
+      [second.auth, inSecond],
     ] as const) {
       const replayed = await create(auth);
       expect(replayed.status).toBe(201);
@@ -75,32 +66,33 @@ describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log an
     const records: { environment: number | string }[] = await app
       .get(DataSource)
       .query("SELECT environment FROM idempotency_records WHERE idempotency_key = 'sbx-same-key' ORDER BY environment");
-    expect(records.map((record) => Number(record.environment))).toEqual([0, first.sandboxId, second.sandboxId]);
+    expect(records.map((record) => Number(record.environment))).toEqual([0, first.environment.id, second.environment.id]);
   });
 
   it('shows each key only its own environment’s requests, each entry with livemode last', async () => {
     const fail = (auth: { Authorization: string }, requestId: string) =>
       http().post('/v1/pets').set(auth).set('X-Request-Id', requestId).send({ name: '' });
     expectError(await fail(AUTH, 'sbx-log-live'), 400, 'VALIDATION_FAILED');
-    expectError(await fail(bearer(first.key), 'sbx-log-first'), 400, 'VALIDATION_FAILED');
-    expectError(await fail(bearer(second.key), 'sbx-log-second'), 400, 'VALIDATION_FAILED');
+    expectError(await fail(first.auth, 'sbx-log-first'), 400, 'VALIDATION_FAILED');
+    expectError(await fail(second.auth, 'sbx-log-second'), 400, 'VALIDATION_FAILED');
 
     const entry = (auth: { Authorization: string }, id: string) =>
       eventually(
         () => http().get(`/v1/requests/${id}`).set(auth),
         (response) => response.status === 200,
+        3_000,
       );
-    const inFirst = await entry(bearer(first.key), 'sbx-log-first');
+    const inFirst = await entry(first.auth, 'sbx-log-first');
     expect(inFirst.body).toMatchObject({ id: 'sbx-log-first', status: 400, livemode: false });
     expect(Object.keys(inFirst.body).at(-1)).toBe('livemode');
     const live = await entry(AUTH, 'sbx-log-live');
     expect(live.body).toMatchObject({ id: 'sbx-log-live', livemode: true });
     expect(Object.keys(live.body).at(-1)).toBe('livemode');
-    await entry(bearer(second.key), 'sbx-log-second');
+    await entry(second.auth, 'sbx-log-second');
 
     // Another environment's entry is not found, as an unknown one is.
-    expectError(await http().get('/v1/requests/sbx-log-live').set(bearer(first.key)), 404, 'REQUEST_NOT_FOUND');
-    expectError(await http().get('/v1/requests/sbx-log-second').set(bearer(first.key)), 404, 'REQUEST_NOT_FOUND');
+    expectError(await http().get('/v1/requests/sbx-log-live').set(first.auth), 404, 'REQUEST_NOT_FOUND');
+    expectError(await http().get('/v1/requests/sbx-log-second').set(first.auth), 404, 'REQUEST_NOT_FOUND');
     expectError(await http().get('/v1/requests/sbx-log-first').set(AUTH), 404, 'REQUEST_NOT_FOUND');
 
     const listed = async (auth: { Authorization: string }) => {
@@ -108,7 +100,7 @@ describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log an
       expect(response.status).toBe(200);
       return response.body as Entry[];
     };
-    const firstListed = await listed(bearer(first.key));
+    const firstListed = await listed(first.auth);
     expect(firstListed.map((found) => found.id)).toContain('sbx-log-first');
     expect(firstListed.every((found) => found.livemode === false)).toBe(true);
     expect(firstListed.map((found) => found.id)).not.toContain('sbx-log-second');
@@ -121,9 +113,9 @@ describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log an
       .get(DataSource)
       .query("SELECT request_id, environment FROM request_log WHERE request_id LIKE 'sbx-log-%' ORDER BY request_id");
     expect(rows.map((row) => [row.request_id, Number(row.environment)])).toEqual([
-      ['sbx-log-first', first.sandboxId],
+      ['sbx-log-first', first.environment.id],
       ['sbx-log-live', 0],
-      ['sbx-log-second', second.sandboxId],
+      ['sbx-log-second', second.environment.id],
     ]);
   });
 
@@ -139,15 +131,15 @@ describe.each(DATABASE_KINDS)('a sandbox’s idempotency records, request log an
       // As both databases read a DATETIME(3): the newest entry of the key.
       [keyId, new Date().toISOString().replace('T', ' ').replace('Z', '')],
     );
-    expectError(await http().get('/v1/requests/sbx-log-elsewhere').set(bearer(first.key)), 404, 'REQUEST_NOT_FOUND');
-    const listed = await http().get('/v1/requests?status=400&limit=100').set(bearer(first.key));
+    expectError(await http().get('/v1/requests/sbx-log-elsewhere').set(first.auth), 404, 'REQUEST_NOT_FOUND');
+    const listed = await http().get('/v1/requests?status=400&limit=100').set(first.auth);
     expect(listed.status).toBe(200);
     expect((listed.body as Entry[]).map((found) => found.id)).not.toContain('sbx-log-elsewhere');
   });
 
   it('labels request metrics environment="live" or "sandbox", never with a sandbox’s id', async () => {
-    expect((await http().get('/v1/requests').set(bearer(first.key))).status).toBe(200);
-    expect((await http().get('/v1/requests').set(bearer(second.key))).status).toBe(200);
+    expect((await http().get('/v1/requests').set(first.auth)).status).toBe(200);
+    expect((await http().get('/v1/requests').set(second.auth)).status).toBe(200);
     expect((await http().get('/v1/requests').set(AUTH)).status).toBe(200);
     const metrics = (await http().get('/metrics')).text;
     const counted = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? 0);
@@ -179,17 +171,17 @@ const remaining = (response: request.Response, policy: string) =>
 describe.each(DATABASE_KINDS)('the budget all sandboxes share on %s', (kind) => {
   let database: TestDatabase;
   let app: NestExpressApplication;
-  let first: SandboxKey;
-  let second: SandboxKey;
-  let third: SandboxKey;
+  let first: TestSandbox;
+  let second: TestSandbox;
+  let third: TestSandbox;
   const http = () => request(app.getHttpServer());
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     app = await startApp(database, { RATE_LIMIT_PER_MINUTE: '3', SANDBOX_RATE_LIMIT_PER_MINUTE: '5' });
-    first = await sandboxKey(app, 'first sandbox');
-    second = await sandboxKey(app, 'second sandbox');
-    third = await sandboxKey(app, 'third sandbox');
+    first = await createSandbox(app, 'first sandbox');
+    second = await createSandbox(app, 'second sandbox');
+    third = await createSandbox(app, 'third sandbox');
   });
   afterAll(async () => {
     await app?.close();
@@ -199,7 +191,7 @@ describe.each(DATABASE_KINDS)('the budget all sandboxes share on %s', (kind) => 
   it('counts every sandbox key’s request against it, on top of the key’s own limit; past it, RATE_LIMITED that says so; live keys are not counted', async () => {
     // The first key spends its own limit (3), and its refused requests spend nothing of the shared budget.
     const firstAnswers = [];
-    for (let i = 0; i < 5; i++) firstAnswers.push(await http().get('/v1/requests').set(bearer(first.key)));
+    for (let i = 0; i < 5; i++) firstAnswers.push(await http().get('/v1/requests').set(first.auth));
     expect(firstAnswers.map((response) => response.status)).toEqual([200, 200, 200, 429, 429]);
     expect(firstAnswers[0].headers['ratelimit-policy']).toBe('"per-key";q=3;w=60, "sandboxes";q=5;w=60');
     expect(firstAnswers[0].headers.ratelimit).toMatch(/^"per-key";r=2;t=\d+, "sandboxes";r=4;t=\d+$/);
@@ -208,7 +200,7 @@ describe.each(DATABASE_KINDS)('the budget all sandboxes share on %s', (kind) => 
 
     // A key of another sandbox has the two left, then is refused for the sandboxes' budget.
     const secondAnswers = [];
-    for (let i = 0; i < 3; i++) secondAnswers.push(await http().get('/v1/requests').set(bearer(second.key)));
+    for (let i = 0; i < 3; i++) secondAnswers.push(await http().get('/v1/requests').set(second.auth));
     expect(secondAnswers.map((response) => response.status)).toEqual([200, 200, 429]);
     expect(secondAnswers.slice(0, 2).map((response) => remaining(response, 'sandboxes'))).toEqual([1, 0]);
     const refused = secondAnswers[2];
@@ -218,7 +210,7 @@ describe.each(DATABASE_KINDS)('the budget all sandboxes share on %s', (kind) => 
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(refused.headers['ratelimit-policy']).toBe('"per-key";q=3;w=60, "sandboxes";q=5;w=60');
     expect(refused.headers.ratelimit).toMatch(/^"per-key";r=0;t=\d+, "sandboxes";r=0;t=\d+$/);
-    expectError(await http().get('/v1/requests').set(bearer(third.key)), 429, 'RATE_LIMITED');
+    expectError(await http().get('/v1/requests').set(third.auth), 429, 'RATE_LIMITED');
 
     // Live keys answer on, their own limit alone.
     const live = await http().get('/v1/requests').set(AUTH);
@@ -243,9 +235,9 @@ describe('the sandboxes’ budget without a per-key limit', () => {
   });
 
   it('still holds the sandboxes to theirs, and sends live keys no RateLimit fields', async () => {
-    const { key } = await sandboxKey(app, 'unlimited keys');
+    const { auth } = await createSandbox(app, 'unlimited keys');
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push(await http().get('/v1/requests').set(bearer(key)));
+    for (let i = 0; i < 3; i++) answers.push(await http().get('/v1/requests').set(auth));
     expect(answers.map((response) => response.status)).toEqual([200, 200, 429]);
     expect(answers[0].headers['ratelimit-policy']).toBe('"sandboxes";q=2;w=60');
     expect(answers[0].headers.ratelimit).toMatch(/^"sandboxes";r=1;t=\d+$/);
@@ -280,11 +272,11 @@ describe.each(REDIS_KINDS)('the sandboxes’ budget shared through Redis by two 
   });
 
   it('refuses a key of one sandbox on one instance once a key of another spent the budget on the other', async () => {
-    const first = await sandboxKey(apps[0], 'first sandbox');
-    const second = await sandboxKey(apps[1], 'second sandbox');
+    const first = await createSandbox(apps[0], 'first sandbox');
+    const second = await createSandbox(apps[1], 'second sandbox');
     const [one, two] = apps.map((app) => () => request(app.getHttpServer()));
-    for (let i = 0; i < 4; i++) expect((await one().get('/v1/requests').set(bearer(first.key))).status).toBe(200);
-    const refused = await two().get('/v1/requests').set(bearer(second.key));
+    for (let i = 0; i < 4; i++) expect((await one().get('/v1/requests').set(first.auth)).status).toBe(200);
+    const refused = await two().get('/v1/requests').set(second.auth);
     expectError(refused, 429, 'RATE_LIMITED');
     expect(refused.body.message).toMatch(/^The sandboxes' shared budget is spent/);
     expect((await two().get('/v1/requests').set('Authorization', `Bearer ${TEST_API_KEY}`)).status).toBe(200);

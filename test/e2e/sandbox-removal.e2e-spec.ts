@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { eventually } from './support/eventually.js';
 import { environmentOf, insertPets, rowsOf } from './support/sandbox-rows.js';
 import { redisServerUrl, REDIS_PROBE_VARIABLE } from './support/global-setup.js';
 import { AUTH, startApp } from './support/test-app.js';
@@ -125,11 +126,12 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, t
 
         await http(app).delete(`/v1/sandboxes/${sandbox.id}`).set(AUTH).expect(202);
         const deletedAt = Date.now();
-        let rows = await rowsOf(app, environment);
-        while (Object.values(rows).some((count) => count > 0) && Date.now() - deletedAt < 60_000) {
-          await new Promise((wait) => setTimeout(wait, 250));
-          rows = await rowsOf(app, environment);
-        }
+        const rows = await eventually(
+          () => rowsOf(app, environment),
+          (counts) => Object.values(counts).every((count) => count === 0),
+          60_000,
+          250,
+        );
         const tookMs = Date.now() - deletedAt;
         expect(rows).toEqual({
           pets: 0,

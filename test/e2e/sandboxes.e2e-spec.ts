@@ -5,21 +5,12 @@ import { ApiKeyIssuer } from '../../src/auth/api-key-issuer.js';
 import type { Clock } from '../../src/config/clock.js';
 import { Environment } from '../../src/environments/environment.js';
 import { SETTLE_MS } from '../../src/sandboxes/sandbox-remover.js';
+import { eventually } from './support/eventually.js';
 import { environmentOf, insertPets, rowsOf } from './support/sandbox-rows.js';
 import { AUTH, expectError, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 const SANDBOX_KEY_MESSAGE = "A sandbox's API keys (psk_test_…) cannot manage sandboxes: use a live key (psk_…) that holds";
-
-/** Polls `read` until `done`, at most `timeoutMs`; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-}
 
 /** Sandboxes (DECISIONS "Sandboxes"): made, listed, read and deleted by live keys, each with a key of its own. */
 describe.each(DATABASE_KINDS)('sandboxes on %s', (kind) => {

@@ -1,27 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { makeSandbox, type TestSandbox } from '../support/sandbox-endpoints-keys.js';
+import { createSandbox, type TestSandbox } from '../support/sandbox-keys.js';
+import { eventually } from './support/eventually.js';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
-import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
-
-/** Deliveries to 127.0.0.1 over http, as webhooks.e2e-spec.ts configures them. */
-const WEBHOOK_ENV = {
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-  WEBHOOK_RETRY_SCHEDULE: '0,1,1',
-  WEBHOOK_TIMEOUT_MS: '1500',
-};
+import { startReceiver, WEBHOOK_ENV, type WebhookReceiver } from './support/webhook-receiver.js';
 
 type Auth = { readonly Authorization: string };
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Webhooks in sandboxes (issue 58): a sandbox's endpoints, events and deliveries are its own. An id
@@ -36,8 +20,8 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    sandbox = await makeSandbox(ctx.app, 'webhooks');
-    another = await makeSandbox(ctx.app, 'webhooks too');
+    sandbox = await createSandbox(ctx.app, 'webhooks');
+    another = await createSandbox(ctx.app, 'webhooks too');
   });
   afterAll(() => receiver.close());
 
@@ -259,7 +243,7 @@ describe.each(DATABASE_KINDS)('webhooks in sandboxes on %s', (kind) => {
   // 1.5.x ordered a page by the select list's `public_id AS id` (a random text) while its cursor is
   // the row id: pages skipped and repeated endpoints. In a sandbox of its own, every endpoint is known.
   it('pages through endpoints in the order they were made, each once', async () => {
-    const own = await makeSandbox(ctx.app, 'endpoint pages');
+    const own = await createSandbox(ctx.app, 'endpoint pages');
     const made: string[] = [];
     for (let i = 0; i < 7; i++) made.push((await endpointAt(own.auth, `/pages-${i}`)).id);
     const listed: string[] = [];

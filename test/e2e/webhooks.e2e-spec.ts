@@ -3,29 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { NotFoundError, PetStore, webhooks, WebhookVerificationError } from '../../clients/typescript/src/index.js';
+import { eventually } from './support/eventually.js';
 import { AUTH, expectError, TEST_API_KEY, useApp, type AppContext } from './support/test-app.js';
 import { DATABASE_KINDS } from './support/test-database.js';
-import { type Reply, startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
-
-/** Deliveries to 127.0.0.1 over http, retried after 1 s and 1 s, each attempt cut at 1.5 s: the schedule in seconds, not days. */
-const WEBHOOK_ENV = {
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-  WEBHOOK_RETRY_SCHEDULE: '0,1,1',
-  WEBHOOK_TIMEOUT_MS: '1500',
-};
+import { type Reply, startReceiver, WEBHOOK_ENV, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const headersOf = (delivery: { headers: Record<string, unknown> }) =>
   Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(delivery.headers[name])]));
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
   const ctx = useApp(kind, WEBHOOK_ENV);

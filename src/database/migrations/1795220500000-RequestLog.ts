@@ -1,5 +1,5 @@
-import { type MigrationInterface, type QueryRunner, Table, TableColumn } from 'typeorm';
-import { idColumn, isMysql } from './portable-columns.js';
+import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
+import { apiKeyScopesDefault, idColumn, isMysql } from './portable-columns.js';
 
 const SIX_SCOPES = 'pets:read pets:write store:read store:write webhooks:read webhooks:write';
 const ALL_SCOPES = `${SIX_SCOPES} requests:read`;
@@ -53,25 +53,14 @@ export class RequestLog1795220500000 implements MigrationInterface {
         ],
       }),
     );
-    await this.scopesDefault(queryRunner, ALL_SCOPES);
+    await apiKeyScopesDefault(queryRunner, ALL_SCOPES);
     await queryRunner.query(`UPDATE api_keys SET scopes = '${ALL_SCOPES}' WHERE scopes = '${SIX_SCOPES}'`);
-  }
-
-  /** The scopes a key made without a choice holds: on MySQL in place, on SQLite by TypeORM's rebuild of the table. */
-  private async scopesDefault(queryRunner: QueryRunner, scopes: string): Promise<void> {
-    if (isMysql(queryRunner)) await queryRunner.query(`ALTER TABLE api_keys ALTER scopes SET DEFAULT '${scopes}'`);
-    else
-      await queryRunner.changeColumn(
-        'api_keys',
-        'scopes',
-        new TableColumn({ name: 'scopes', type: 'varchar', length: '255', default: `'${scopes}'` }),
-      );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`UPDATE api_keys SET scopes = '${SIX_SCOPES}' WHERE scopes = '${ALL_SCOPES}'`);
     await queryRunner.query("UPDATE api_keys SET scopes = TRIM(REPLACE(scopes, 'requests:read', ''))");
-    await this.scopesDefault(queryRunner, SIX_SCOPES);
+    await apiKeyScopesDefault(queryRunner, SIX_SCOPES);
     await queryRunner.dropTable('request_log');
   }
 }

@@ -1,5 +1,5 @@
-import { type MigrationInterface, type QueryRunner, Table, TableColumn } from 'typeorm';
-import { exactCollation, idColumn, isMysql } from './portable-columns.js';
+import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
+import { apiKeyScopesDefault, exactCollation, idColumn, isMysql } from './portable-columns.js';
 
 const SEVEN_SCOPES = 'pets:read pets:write store:read store:write webhooks:read webhooks:write requests:read';
 const ALL_SCOPES = `${SEVEN_SCOPES} sandboxes:read sandboxes:write`;
@@ -73,7 +73,7 @@ export class Sandboxes1795221000000 implements MigrationInterface {
       }),
     );
     // First: on SQLite it rebuilds api_keys, which is simplest before the table grows a column and an index.
-    await this.scopesDefault(queryRunner, ALL_SCOPES);
+    await apiKeyScopesDefault(queryRunner, ALL_SCOPES);
     for (const { table, drop, add } of ENVIRONMENT_TABLES) {
       const indexes = Object.entries(add).map(([name, columns]) => ({ name, columns: ['environment', ...columns].join(', ') }));
       if (mysql) {
@@ -92,22 +92,11 @@ export class Sandboxes1795221000000 implements MigrationInterface {
     await queryRunner.query(`UPDATE api_keys SET scopes = '${ALL_SCOPES}' WHERE scopes = '${SEVEN_SCOPES}'`);
   }
 
-  /** The scopes a key made without a choice holds: on MySQL in place, on SQLite by TypeORM's rebuild of the (small) table. */
-  private async scopesDefault(queryRunner: QueryRunner, scopes: string): Promise<void> {
-    if (isMysql(queryRunner)) await queryRunner.query(`ALTER TABLE api_keys ALTER scopes SET DEFAULT '${scopes}'`);
-    else
-      await queryRunner.changeColumn(
-        'api_keys',
-        'scopes',
-        new TableColumn({ name: 'scopes', type: 'varchar', length: '255', default: `'${scopes}'` }),
-      );
-  }
-
   async down(queryRunner: QueryRunner): Promise<void> {
     const mysql = isMysql(queryRunner);
     await queryRunner.query(`UPDATE api_keys SET scopes = '${SEVEN_SCOPES}' WHERE scopes = '${ALL_SCOPES}'`);
     await queryRunner.query("UPDATE api_keys SET scopes = TRIM(REPLACE(REPLACE(scopes, 'sandboxes:write', ''), 'sandboxes:read', ''))");
-    await this.scopesDefault(queryRunner, SEVEN_SCOPES);
+    await apiKeyScopesDefault(queryRunner, SEVEN_SCOPES);
     // A sandbox's rows go with it: what is left is live's, as before 1.6.0.
     for (const { table, drop, add } of [...ENVIRONMENT_TABLES].reverse()) {
       await queryRunner.query(`DELETE FROM ${table} WHERE environment <> 0`);

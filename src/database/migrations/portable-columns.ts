@@ -1,4 +1,4 @@
-import type { QueryRunner, TableColumnOptions } from 'typeorm';
+import { type QueryRunner, TableColumn, type TableColumnOptions } from 'typeorm';
 import { isMysql as isMysqlDataSource } from '../sql-dialect.js';
 
 /**
@@ -24,6 +24,20 @@ export function unicodeText(queryRunner: QueryRunner, column: Omit<TableColumnOp
   return isMysql(queryRunner)
     ? { ...column, type: 'varchar', charset: 'utf8mb4', collation: 'utf8mb4_unicode_ci' }
     : { ...column, type: 'varchar' };
+}
+
+/**
+ * Sets the scopes a key made without a choice holds (api_keys.scopes's default), as a migration that
+ * adds scopes does: on MySQL in place, on SQLite by TypeORM's rebuild of the (small) table.
+ */
+export async function apiKeyScopesDefault(queryRunner: QueryRunner, scopes: string): Promise<void> {
+  if (isMysql(queryRunner)) await queryRunner.query(`ALTER TABLE api_keys ALTER scopes SET DEFAULT '${scopes}'`);
+  else
+    await queryRunner.changeColumn(
+      'api_keys',
+      'scopes',
+      new TableColumn({ name: 'scopes', type: 'varchar', length: '255', default: `'${scopes}'` }),
+    );
 }
 
 /**

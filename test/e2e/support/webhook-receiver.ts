@@ -1,6 +1,17 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * The service's configuration for delivering to a receiver: http to 127.0.0.1, retried after 1 s
+ * and 1 s, each attempt cut at 1.5 s (the schedule in seconds, not days).
+ */
+export const WEBHOOK_ENV = {
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+  WEBHOOK_RETRY_SCHEDULE: '0,1,1',
+  WEBHOOK_TIMEOUT_MS: '1500',
+};
+
 /** One delivery as the receiver got it: the raw body, as a signature is checked against. */
 export interface Received {
   readonly path: string;
