@@ -14,10 +14,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadAppConfig } from '../config/app-config.js';
 import { Sql } from '../database/sql.js';
-import { redactKeys } from '../logging/redact-url.js';
 import { RequestLogEntry } from '../request-log/request-log.entity.js';
 import { RequestLogRepository, type StoredRequest } from '../request-log/request-log.repository.js';
 import { CliError, openDatabase, reportFailure } from './operator-tool.js';
+import { printable } from './printable.js';
 
 const USAGE =
   'usage: npm run requests -- tail [--lines N] [--status 404|4xx] [--operation OPERATION_ID] [--key ID] | show REQUEST_ID | --help';
@@ -101,25 +101,6 @@ function parseArguments(args: readonly string[]): Command {
     };
   }
   throw new CliError(USAGE, 2);
-}
-
-/**
- * Stored text as the operator's terminal may show it: key-shaped text redacted (entries 1.5.0 wrote
- * may hold some), and every control character escaped (C0, DEL, C1, which some terminals read as
- * ESC [, and the line and bidirectional controls of Unicode), and the backslash that escapes them.
- */
-function printable(text: string): string {
-  return redactKeys(text).replace(
-    // eslint-disable-next-line no-control-regex -- the control characters are what it finds
-    /[\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
-    (character) => ESCAPES[character] ?? escapeCode(character.charCodeAt(0)),
-  );
-}
-
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-function escapeCode(code: number): string {
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** An entry's environment as the operator reads it: `live`, or `sandbox 12` (the sandbox's number in the sandboxes table). */

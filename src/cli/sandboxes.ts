@@ -19,6 +19,7 @@ import { type StoredSandbox, SandboxesRepository } from '../sandboxes/sandboxes.
 import { markSandboxDeleted } from '../sandboxes/sandboxes.service.js';
 import { announceKeyChanges } from './key-changes.js';
 import { CliError, openDatabase, reportFailure } from './operator-tool.js';
+import { printable } from './printable.js';
 import { formatDate, formatTable } from './table.js';
 
 const USAGE = 'usage: npm run sandboxes -- list | delete SANDBOX_ID | --help';
@@ -78,15 +79,6 @@ async function list(sandboxes: SandboxesRepository, rows: SandboxRowsRepository)
     ]);
   }
   return formatTable(lines);
-}
-
-/** A name as the operator's terminal may show it: an integrator chose it, so its control characters are escaped. */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters are what it finds
-  return text.replace(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (character) => {
-    const code = character.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
 }
 
 async function main(args: readonly string[]): Promise<number> {

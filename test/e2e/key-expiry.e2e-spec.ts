@@ -151,9 +151,9 @@ describe.each(KINDS)('expiring and rolled API keys on %s', (kind) => {
     expect((await inventory(old)).status).toBe(200);
 
     const list = (await cli('list')).stdout;
-    expect(list).toMatch(new RegExp(`^${id}\\s+checkout\\s+.*\\s+to ${successorId}$`, 'm'));
+    expect(list).toMatch(new RegExp(`^${id}\\s+checkout\\s+.*\\s+to ${successorId}\\s+live$`, 'm'));
     expect(list).toMatch(
-      new RegExp(`^${successorId}\\s+checkout\\s+psk_\\S+\\s+store:read,store:write\\s+.*\\s+never\\s+.*\\s+from ${id}$`, 'm'),
+      new RegExp(`^${successorId}\\s+checkout\\s+psk_\\S+\\s+store:read,store:write\\s+.*\\s+never\\s+.*\\s+from ${id}\\s+live$`, 'm'),
     );
 
     offset = DAY + 60_000;

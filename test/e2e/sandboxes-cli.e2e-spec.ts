@@ -78,7 +78,8 @@ describe.each(DATABASE_KINDS)('the sandboxes tools on %s', (kind) => {
   });
 
   it('lists every sandbox stored with its state and rows, and deletes one: its keys refused within 1 s', async () => {
-    const sandbox = await newSandbox('listed \x1b[31m');
+    // An escape sequence, and text that only looks like one: the second must not print as the first.
+    const sandbox = await newSandbox('listed \x1b[31m \\x1b');
     await insertPets(app, await environmentOf(app, sandbox.id), 3);
     const listed = await runSandboxesCli(['list'], env());
     expect(listed.code).toBe(0);
@@ -87,7 +88,7 @@ describe.each(DATABASE_KINDS)('the sandboxes tools on %s', (kind) => {
     const line = lines.find((each) => each.startsWith(sandbox.id))!;
     expect(line.split(/\s{2,}/)).toEqual([
       sandbox.id,
-      'listed \\x1b[31m',
+      'listed \\x1b[31m \\\\x1b',
       sandbox.createdAt.replace(/\.\d{3}Z$/, 'Z'),
       sandbox.expiresAt.replace(/\.\d{3}Z$/, 'Z'),
       'active',
@@ -101,7 +102,7 @@ describe.each(DATABASE_KINDS)('the sandboxes tools on %s', (kind) => {
     expect(deleted).toEqual({
       code: 0,
       stdout:
-        `Deleted sandbox ${sandbox.id} "listed \\x1b[31m": its 1 API keys are refused within 1 second on every instance; ` +
+        `Deleted sandbox ${sandbox.id} "listed \\x1b[31m \\\\x1b": its 1 API keys are refused within 1 second on every instance; ` +
         'the service removes its rows in the background.\n',
       stderr: '',
     });
