@@ -76,7 +76,13 @@ export class Outbox {
     this.listeners.push(listener);
   }
 
-  private event(environment: Environment, type: string, object: object, cause: EventCause | null, previousAttributes?: object): WebhookEvent {
+  private event(
+    environment: Environment,
+    type: string,
+    object: object,
+    cause: EventCause | null,
+    previousAttributes?: object,
+  ): WebhookEvent {
     return {
       id: `evt_${randomBytes(15).toString('base64url')}`,
       type,

@@ -68,6 +68,7 @@ export function buildOpenApiDocument(
     .addTag('store', 'Orders and inventory.')
     .addTag('webhooks', 'Events, and the endpoints they are POSTed to, signed (docs/WEBHOOKS.md).')
     .addTag('requests', 'The request log: the requests your key made, as the service answered them.')
+    .addTag('sandboxes', 'Environments of their own, for your tests: made and removed with a live key (docs/TESTING.md).')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key of the service.' }, 'bearer')
     .addSecurityRequirements('bearer');
   for (const server of servers(config)) builder.addServer(server.url, server.description);

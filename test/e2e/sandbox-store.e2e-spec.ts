@@ -89,7 +89,11 @@ describe.each(DATABASE_KINDS)('pets and orders confined to their environment on 
   });
 
   it('refuses livemode in a create or a patch: the service gives it', async () => {
-    expectError(await ctx.http().post('/v1/pets').set(SANDBOX()).send({ name: 'Faker', categoryId: 1, livemode: true }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await ctx.http().post('/v1/pets').set(SANDBOX()).send({ name: 'Faker', categoryId: 1, livemode: true }),
+      400,
+      'VALIDATION_FAILED',
+    );
     const pet = await createPet(SANDBOX(), { name: 'Honest', categoryId: 1 });
     expectError(await ctx.http().patch(`/v1/pets/${pet.body.id}`).set(SANDBOX()).send({ livemode: true }), 400, 'VALIDATION_FAILED');
     expectError(
@@ -100,7 +104,7 @@ describe.each(DATABASE_KINDS)('pets and orders confined to their environment on 
     expect((await ctx.http().get(`/v1/pets/${pet.body.id}`).set(SANDBOX())).body.livemode).toBe(false);
   });
 
-  it("answers 404 for a pet of another environment, exactly as for one that never existed, and changes nothing of it", async () => {
+  it('answers 404 for a pet of another environment, exactly as for one that never existed, and changes nothing of it', async () => {
     const live = await createPet(LIVE, { name: 'Live only', categoryId: 2 });
     const test = await createPet(SANDBOX(), { name: 'Sandbox only', categoryId: 2 });
     const never = 9_007_199_254_740_000;
@@ -138,7 +142,11 @@ describe.each(DATABASE_KINDS)('pets and orders confined to their environment on 
     ] as const) {
       const attempts = [
         ctx.http().get(`/v1/store/orders/${order.id}`).set(auth),
-        ctx.http().patch(`/v1/store/orders/${order.id}`).set(auth).send({ metadata: { taken: 'over' } }),
+        ctx
+          .http()
+          .patch(`/v1/store/orders/${order.id}`)
+          .set(auth)
+          .send({ metadata: { taken: 'over' } }),
         ctx.http().patch(`/v1/store/orders/${order.id}`).set(auth).send({ status: 'approved' }),
         ctx.http().post(`/v1/store/orders/${order.id}/cancel`).set(auth),
       ];
@@ -154,7 +162,7 @@ describe.each(DATABASE_KINDS)('pets and orders confined to their environment on 
     expect((await ctx.http().get(`/v1/pets/${testPet.body.id}`).set(SANDBOX())).body.status).toBe('pending');
   });
 
-  it("refuses to order a pet of another environment (404 PET_NOT_FOUND), holding nothing", async () => {
+  it('refuses to order a pet of another environment (404 PET_NOT_FOUND), holding nothing', async () => {
     const livePet = await createPet(LIVE, { name: 'Not for sandboxes', categoryId: 4 });
     const testPet = await createPet(SANDBOX(), { name: 'Not for live', categoryId: 4 });
     const liveOrdersBefore = ids(await ctx.http().get('/v1/store/orders?limit=100').set(LIVE));
@@ -204,9 +212,7 @@ describe.each(DATABASE_KINDS)('pets and orders confined to their environment on 
       const theirs = made[where === 'live' ? 'sandbox' : 'live'];
       expect(allPets).toEqual(expect.arrayContaining([...own.pets, ...own.sold]));
       expect(allPets.filter((id) => [...theirs.pets, ...theirs.sold].includes(id))).toEqual([]);
-      expect(ids(await ctx.http().get(`/v1/pets?${filter}&limit=100`).set(auth))).toEqual(
-        [...own.pets, ...own.sold].sort((a, b) => a - b),
-      );
+      expect(ids(await ctx.http().get(`/v1/pets?${filter}&limit=100`).set(auth))).toEqual([...own.pets, ...own.sold].sort((a, b) => a - b));
       expect(ids(await ctx.http().get(`/v1/pets?status=sold&${filter}&limit=100`).set(auth))).toEqual(own.sold);
       const soldPets = ids(await ctx.http().get('/v1/pets?status=sold&limit=100').set(auth));
       expect(soldPets).toEqual(expect.arrayContaining(own.sold));

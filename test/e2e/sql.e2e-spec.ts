@@ -12,7 +12,8 @@ import { DATABASE_KINDS } from './support/test-database.js';
 describe.each(DATABASE_KINDS)('Sql on %s', (kind) => {
   const ctx = useApp(kind);
   const sql = () => ctx.app.get(Sql);
-  const petsNamed = async (name: string) => (await sql().rows('SELECT id FROM pets WHERE environment = 0 AND name = ?', [name], (row) => id(row.id))).length;
+  const petsNamed = async (name: string) =>
+    (await sql().rows('SELECT id FROM pets WHERE environment = 0 AND name = ?', [name], (row) => id(row.id))).length;
   const insertPet = (name: string) => ({
     sql: 'INSERT INTO pets (environment, name, category_id, status) VALUES (0, ?, ?, ?)',
     parameters: [name, 1, 'available'],

@@ -27,18 +27,20 @@ export async function createSandbox(
   const sql = app.get(Sql);
   const now = await sql.now();
   const publicId = `sbx_${randomBytes(12).toString('base64url')}`;
-  const { insertId } = await sql.run('INSERT INTO sandboxes (public_id, name, created_at, expires_at, deleted_at) VALUES (?, ?, ?, ?, NULL)', [
-    publicId,
-    name,
-    now,
-    new Date(now.getTime() + 86_400_000),
-  ]);
+  const { insertId } = await sql.run(
+    'INSERT INTO sandboxes (public_id, name, created_at, expires_at, deleted_at) VALUES (?, ?, ?, ?, NULL)',
+    [publicId, name, now, new Date(now.getTime() + 86_400_000)],
+  );
   const environment = Environment.of(insertId);
   const { key } = await app.get(ApiKeyIssuer).create(name, { ...options, environment });
   return { environment, publicId, key, auth: { Authorization: `Bearer ${key}` } };
 }
 
 /** Another key of the sandbox, as its ApiKeyIssuer makes it. */
-export async function sandboxKey(app: INestApplication, sandbox: TestSandbox, options: Omit<NewKeyOptions, 'environment'> = {}): Promise<string> {
+export async function sandboxKey(
+  app: INestApplication,
+  sandbox: TestSandbox,
+  options: Omit<NewKeyOptions, 'environment'> = {},
+): Promise<string> {
   return (await app.get(ApiKeyIssuer).create('another sandbox key', { ...options, environment: sandbox.environment })).key;
 }

@@ -61,7 +61,16 @@ describe('ResourceShape', () => {
   });
 
   it("answers an order's ship date as UTC text with milliseconds, left out (not undefined) when none, in the declaration order", () => {
-    const stored = { livemode: true, metadata: NO_METADATA, id: 1, petId: 2, quantity: 1, status: 'placed', shipDate: null, complete: false };
+    const stored = {
+      livemode: true,
+      metadata: NO_METADATA,
+      id: 1,
+      petId: 2,
+      quantity: 1,
+      status: 'placed',
+      shipDate: null,
+      complete: false,
+    };
     expect(Object.keys(ORDER.answer(stored))).toEqual(['id', 'petId', 'quantity', 'status', 'complete', 'metadata', 'livemode']);
     const shipping = ORDER.answer({ ...stored, shipDate: new Date('2026-12-01T10:30:00+01:00') });
     expect(JSON.stringify(shipping)).toBe(
@@ -84,10 +93,12 @@ describe('ResourceShape', () => {
       metadata: NO_METADATA,
       livemode: false,
     });
-    expect(ORDER.createStored<Record<string, unknown>>({ petId: 2, quantity: 1 }, { id: 0, complete: false, livemode: true }).shipDate).toBeNull();
+    expect(
+      ORDER.createStored<Record<string, unknown>>({ petId: 2, quantity: 1 }, { id: 0, complete: false, livemode: true }).shipDate,
+    ).toBeNull();
   });
 
-  it("answers livemode last, as the service gives it, which no create or patch writes and a patch leaves as it was", () => {
+  it('answers livemode last, as the service gives it, which no create or patch writes and a patch leaves as it was', () => {
     const pet = PET.create({ name: 'Rex', categoryId: 3 }, { id: 7, livemode: false });
     expect(Object.keys(pet).at(-1)).toBe('livemode');
     expect(pet.livemode).toBe(false);

@@ -190,6 +190,7 @@ def test_a_required_field_that_may_be_null_is_required_and_none_both_ways() -> N
         "replayed": False,
         "error": None,
         "count": 1,
+        "livemode": True,
     }
     assert RequestLogEntry.from_wire(entry).to_wire() == entry
     # count came in 1.5.1: an older server's entry, without it, stands for one request.

@@ -29,11 +29,16 @@ def _resolved(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _defaults(answer: str, create: str) -> dict[str, Any]:
-    """What `answer` always holds for a field `create` may leave out: its default, null when nullable, `{}` for an object."""
+    """What `answer` always holds for a field `create` may leave out, or never takes: its default, null when nullable, `{}` for an object."""
     defaults: dict[str, Any] = {}
     sent = _SCHEMAS[create]
     for name, schema in _SCHEMAS[answer]["properties"].items():
-        if name not in _SCHEMAS[answer].get("required", []) or name in sent.get("required", []) or name not in sent["properties"]:
+        if name not in _SCHEMAS[answer].get("required", []) or name in sent.get("required", []):
+            continue
+        if name not in sent["properties"]:
+            # A field only the service gives (livemode): its document default, when it has one.
+            if "default" in _resolved(schema):
+                defaults[name] = _resolved(schema)["default"]
             continue
         created = _resolved(sent["properties"][name])
         if "default" in created:
