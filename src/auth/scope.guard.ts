@@ -2,7 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { InsufficientScopeException, SandboxKeyRefusedException } from './api-key.exceptions.js';
-import { managesSandboxes, REQUIRED_SCOPE, type Scope } from './scopes.js';
+import { managesSandboxes, type Scope } from './scopes.js';
+import { REQUIRED_SCOPE } from './requires-scope.js';
 
 /**
  * Least privilege: a keyed route runs only for a key that holds every scope the route declares with

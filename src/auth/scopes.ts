@@ -1,6 +1,3 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiExtension } from '@nestjs/swagger';
-
 /**
  * What an API key may do: read the animals, add them, read the orders and the inventory, place
  * orders, see and manage webhook endpoints and events, read its own requests' log. A write scope
@@ -21,26 +18,19 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** The route metadata RequiresScope sets and ScopeGuard reads. */
-export const REQUIRED_SCOPE = 'petstore:required-scope';
-
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
-/**
- * The scopes an operation needs, all of them, checked by ScopeGuard once the key is authenticated
- * and before anything is validated, read or written, and stated in the document (`x-required-scopes`,
- * and a sentence of the operation's description). A change of an existing resource names its read
- * scope as well as its write scope: its answer shows the resource (`changesExisting`).
- */
-export function RequiresScope(...scopes: [Scope, ...Scope[]]): MethodDecorator {
-  return applyDecorators(SetMetadata(REQUIRED_SCOPE, scopes), ApiExtension('x-required-scopes', scopes));
+/** Scopes as stored: space-separated, in SCOPES order (the form of OAuth's `scope`). */
+export function formatScopes(scopes: Iterable<Scope>): string {
+  const held = new Set(scopes);
+  return SCOPES.filter((scope) => held.has(scope)).join(' ');
 }
 
-/** The scopes of a change of an existing resource of `area` (PATCH, DELETE, cancel): its write scope and its read scope. */
-export function changesExisting(area: 'pets' | 'store' | 'webhooks' | 'sandboxes'): [Scope, Scope] {
-  return [`${area}:read`, `${area}:write`];
+/** Stored scopes read back; a word that is no scope (written by a later version, say) grants nothing. */
+export function readScopes(stored: string): ReadonlySet<Scope> {
+  return new Set(stored.split(' ').filter(isScope));
 }
 
 /** The scopes of managing sandboxes, which only a live key may use whatever it holds (ScopeGuard). */
@@ -53,14 +43,3 @@ export function managesSandboxes(scopes: readonly Scope[]): boolean {
 
 /** What a sandbox's key made without a choice holds: everything a live key may do there, all but managing sandboxes. */
 export const SANDBOX_KEY_SCOPES: readonly Scope[] = SCOPES.filter((scope) => !SANDBOX_MANAGEMENT.has(scope));
-
-/** Scopes as stored: space-separated, in SCOPES order (the form of OAuth's `scope`). */
-export function formatScopes(scopes: Iterable<Scope>): string {
-  const held = new Set(scopes);
-  return SCOPES.filter((scope) => held.has(scope)).join(' ');
-}
-
-/** Stored scopes read back; a word that is no scope (written by a later version, say) grants nothing. */
-export function readScopes(stored: string): ReadonlySet<Scope> {
-  return new Set(stored.split(' ').filter(isScope));
-}

@@ -27,7 +27,7 @@ import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetPatchDto } from './dto/pet-patch.dto.js';
 import { PetDto } from './dto/pet.dto.js';
 import { PetsService } from './pets.service.js';
-import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/requires-scope.js';
 import { InEnvironment } from '../auth/api-key.principal.js';
 import type { Environment } from '../environments/environment.js';
 

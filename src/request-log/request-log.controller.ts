@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { type ApiKeyPrincipal, Caller } from '../auth/api-key.principal.js';
-import { RequiresScope } from '../auth/scopes.js';
+import { RequiresScope } from '../auth/requires-scope.js';
 import { ETAG_HEADER, TaggedRead } from '../http/preconditions.decorators.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';

@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/requires-scope.js';
 import { ValidationFailedException } from '../errors/api-exception.js';
 import { Created } from '../http/answers.js';
 import { JSON_BODY_ERRORS, readJsonBody } from '../http/json-body.js';

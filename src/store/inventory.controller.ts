@@ -5,7 +5,7 @@ import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { ETAG_HEADER, TaggedRead } from '../http/preconditions.decorators.js';
 import { PetsService } from '../pets/pets.service.js';
 import { InventoryDto } from './dto/inventory.dto.js';
-import { RequiresScope } from '../auth/scopes.js';
+import { RequiresScope } from '../auth/requires-scope.js';
 import { InEnvironment } from '../auth/api-key.principal.js';
 import type { Environment } from '../environments/environment.js';
 

@@ -17,7 +17,7 @@ import { NewOrderDto } from './dto/new-order.dto.js';
 import { OrderPatchDto } from './dto/order-patch.dto.js';
 import { OrderDto } from './dto/order.dto.js';
 import { OrdersService } from './orders.service.js';
-import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/requires-scope.js';
 import { InEnvironment } from '../auth/api-key.principal.js';
 import type { Environment } from '../environments/environment.js';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { type ApiKeyPrincipal, Caller, InEnvironment } from '../auth/api-key.principal.js';
-import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/requires-scope.js';
 import type { Environment } from '../environments/environment.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';

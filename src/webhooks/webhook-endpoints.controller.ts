@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { type ApiKeyPrincipal, Caller, InEnvironment } from '../auth/api-key.principal.js';
-import { changesExisting, RequiresScope } from '../auth/scopes.js';
+import { changesExisting, RequiresScope } from '../auth/requires-scope.js';
 import type { Environment } from '../environments/environment.js';
 import type { Preconditions } from '../http/entity-tag.js';
 import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';
