@@ -22,6 +22,8 @@ export function serviceEnvironment(databaseUrl: string, port: number, settings: 
     NODE_ENV: 'production',
     API_KEYS: '',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // The sandboxes' shared budget (3,000 a minute) would answer a sandbox's load 429s: off, as the per-key limit is.
+    SANDBOX_RATE_LIMIT_PER_MINUTE: '0',
     ...settings,
   };
 }
