@@ -21,16 +21,16 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
  * with Redis and without; its rows, 10,000 pets of them, gone within a minute (counted in the
  * database) while live's stay; and live writes meanwhile no slower by more than 100 ms.
  */
-describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, true] as const]))(
+// With Redis only when it answers (global-setup says so loudly, and under CI fails the run without it).
+const REDIS = process.env[REDIS_PROBE_VARIABLE] === 'available';
+describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, ...(REDIS ? [[kind, true] as const] : [])]))(
   'deleting a sandbox on %s, two instances, Redis: %s',
   (kind, withRedis) => {
-    const runs = !withRedis || process.env[REDIS_PROBE_VARIABLE] === 'available';
     const prefix = `petstore-e2e-${process.pid}-${randomBytes(4).toString('hex')}:`;
     let database: TestDatabase;
     const instances: NestExpressApplication[] = [];
 
     beforeAll(async () => {
-      if (!runs) return;
       database = await createTestDatabase(kind);
       // The longest a checked key may be trusted: without the revocation reaching them, the instances would trust it 30 s.
       const env = {
@@ -44,7 +44,7 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, t
     afterAll(async () => {
       for (const instance of instances) await instance.close();
       await database?.drop();
-      if (withRedis && runs) {
+      if (withRedis) {
         const redis = new Redis(redisServerUrl());
         const keys = await redis.keys(`${prefix}*`);
         if (keys.length > 0) await redis.del(...keys);
@@ -57,7 +57,7 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, t
     const admits = async (instance: NestExpressApplication, key: string) =>
       (await http(instance).get('/v1/sandboxes').set('Authorization', `Bearer ${key}`)).status !== 401;
 
-    (runs ? it : it.skip)('refuses its key on both instances within 1 s', async () => {
+    it('refuses its key on both instances within 1 s', async () => {
       const times: number[] = [];
       for (let round = 0; round < 3; round++) {
         const { body: sandbox } = await http(instances[0])
@@ -87,7 +87,7 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, t
       expect(Math.max(...times)).toBeLessThan(PROMISE_MS);
     });
 
-    (runs ? it : it.skip)('makes exactly SANDBOXES_MAX of twice as many creates sent to both at once', async () => {
+    it('makes exactly SANDBOXES_MAX of twice as many creates sent to both at once', async () => {
       const inUse = (await http(instances[0]).get('/v1/sandboxes').set(AUTH)).body.length;
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
@@ -105,9 +105,9 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, t
       for (const { body } of made) await http(instances[0]).delete(`/v1/sandboxes/${body.id}`).set(AUTH).expect(202);
     });
 
-    (runs && !withRedis ? it : it.skip)(
-      'removes its 10,000 pets and every other row within 60 s, leaving live’s',
-      async () => {
+    // Once per database: what Redis changes is how fast keys are refused, not how rows go.
+    if (!withRedis)
+      it('removes its 10,000 pets and every other row within 60 s, leaving live’s', async () => {
         const [app] = instances;
         const { body: sandbox } = await http(app).post('/v1/sandboxes').set(AUTH).send({ name: 'full' }).expect(201);
         const { body: kept } = await http(app).post('/v1/sandboxes').set(AUTH).send({ name: 'kept' }).expect(201);
@@ -149,13 +149,11 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, t
         expect(await rowsOf(app, 0)).toMatchObject({ pets, pet_metadata, api_keys });
         expect(await rowsOf(app, keptEnvironment)).toMatchObject({ pets: 10, api_keys: 1, sandboxes: 1 });
         await http(app).get(`/v1/sandboxes/${kept.id}`).set(AUTH).expect(200);
-      },
-      90_000,
-    );
+      }, 90_000);
 
-    (runs && !withRedis && kind === 'mysql' ? it : it.skip)(
-      'holds live writes up by at most 100 ms while it removes 10,000 pets',
-      async () => {
+    // On MySQL, whose row locks a removal could hold live writes up by.
+    if (!withRedis && kind === 'mysql')
+      it('holds live writes up by at most 100 ms while it removes 10,000 pets', async () => {
         const [app, other] = instances;
         const { body: sandbox } = await http(app).post('/v1/sandboxes').set(AUTH).send({ name: 'removed under writes' }).expect(201);
         const environment = await environmentOf(app, sandbox.id);
@@ -198,8 +196,6 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, [kind, t
         expect(figures.during.median - figures.quiet.median).toBeLessThan(100);
         // The slowest write during the removal against the slowest without: a noisy machine's pauses hit both.
         expect(figures.during.max - figures.quiet.max).toBeLessThan(100);
-      },
-      120_000,
-    );
+      }, 120_000);
   },
 );
