@@ -271,6 +271,7 @@ describe('the stack on a three-node Galera cluster', () => {
       'pet_metadata',
       'pets',
       'request_log',
+      'sandboxes',
       'webhook_attempts',
       'webhook_deliveries',
       'webhook_endpoints',
