@@ -8,6 +8,11 @@ const SQL_OUTSIDE_SQL = {
   selector: "CallExpression[callee.property.name='query']",
   message: 'SQL runs through Sql (src/database/sql.ts), in a repository.',
 };
+const UNVALIDATED = {
+  name: '@nestjs/common',
+  importNames: ['Body', 'Query'],
+  message: 'Take a body or query string validated: @ValidBody() or @ValidQuery() (src/validation/validated.ts).',
+};
 const NO_DATA_SOURCE = {
   name: '@nestjs/typeorm',
   importNames: ['InjectDataSource'],
@@ -45,9 +50,10 @@ export default tseslint.config(
     ignores: ['src/database/**', 'src/platform/**'],
     rules: {
       'no-restricted-syntax': ['error', SQL_OUTSIDE_SQL, ...LIBRARY_INTERNALS],
-      'no-restricted-imports': ['error', { paths: [NO_DATA_SOURCE] }],
+      'no-restricted-imports': ['error', { paths: [NO_DATA_SOURCE, UNVALIDATED] }],
     },
   },
+  { files: ['src/validation/validated.ts'], rules: { 'no-restricted-imports': ['error', { paths: [NO_DATA_SOURCE] }] } },
   { files: ['src/database/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...LIBRARY_INTERNALS] } },
   {
     files: ['src/platform/**/*.ts'],

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { ScopeGuard } from './auth/scope.guard.js';
@@ -11,7 +11,6 @@ import type { DocumentContribution } from './openapi/openapi.js';
 import { HealthModule } from './health/health.module.js';
 import { ApiExceptionFilter } from './errors/api-exception.filter.js';
 import { ServerModule } from './http/http.module.js';
-import { ApiValidationPipe } from './validation/validation.pipe.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PetsModule } from './pets/pets.module.js';
@@ -25,16 +24,15 @@ import { SandboxesModule } from './sandboxes/sandboxes.module.js';
 
 /**
  * What every request of an operation passes through, in the order it runs: who is asking, whether
- * they may ask again now, whether their key may do this, the validation of what they sent; and what
- * renders every error. Before
- * these, createApp mounts the edge (request id, headers, deadline, log line); after the guards, a
- * route's own interceptors (JSON body, idempotency, deprecation headers).
+ * they may ask again now, whether their key may do this; and what renders every error (what they
+ * sent is validated by the parameters that take it: @ValidBody(), @ValidQuery()). Before these,
+ * createApp mounts the edge (request id, headers, deadline, log line); after the guards, a route's
+ * own interceptors (JSON body, idempotency, deprecation headers).
  */
 const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_GUARD, useExisting: ApiKeyGuard },
   { provide: APP_GUARD, useExisting: RateLimitGuard },
   { provide: APP_GUARD, useClass: ScopeGuard },
-  { provide: APP_PIPE, useClass: ApiValidationPipe },
   { provide: APP_FILTER, useClass: ApiExceptionFilter },
 ];
 

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, Header, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
+import { ValidBody, ValidQuery } from '../validation/validated.js';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -56,7 +57,7 @@ export class PetsController {
     },
   })
   @RequiresScope('pets:read')
-  list(@InEnvironment() environment: Environment, @Query() query: ListPetsQuery): Promise<Page<PetDto>> {
+  list(@InEnvironment() environment: Environment, @ValidQuery() query: ListPetsQuery): Promise<Page<PetDto>> {
     return this.pets.list(environment, query);
   }
 
@@ -78,7 +79,7 @@ export class PetsController {
     ...JSON_BODY_ERRORS,
   })
   @RequiresScope('pets:write')
-  async create(@Body() newPet: NewPetDto, @Write() write: WriteRequest): Promise<Created<PetDto>> {
+  async create(@ValidBody() newPet: NewPetDto, @Write() write: WriteRequest): Promise<Created<PetDto>> {
     return new Created(await this.pets.create(newPet, write), write.replayed);
   }
 
@@ -160,7 +161,7 @@ export class PetsController {
   @RequiresScope(...changesExisting('pets'))
   async update(
     @Param('petId', new ParseIdPipe('petId')) petId: number,
-    @Body() patch: PetPatchDto,
+    @ValidBody() patch: PetPatchDto,
     @RequestPreconditions() preconditions: Preconditions,
     @Write() write: WriteRequest,
   ): Promise<Changed<PetDto>> {

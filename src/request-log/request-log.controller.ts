@@ -1,4 +1,5 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
+import { ValidQuery } from '../validation/validated.js';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { type ApiKeyPrincipal, Caller } from '../auth/api-key.principal.js';
 import { RequiresScope } from '../auth/requires-scope.js';
@@ -40,7 +41,7 @@ export class RequestLogController {
     REQUEST_LOG_DISABLED: 'The operator has turned the request log off: this service keeps none.',
   })
   @RequiresScope('requests:read')
-  list(@Caller() key: ApiKeyPrincipal, @Query() query: ListRequestsQuery): Promise<Page<RequestEntryDto>> {
+  list(@Caller() key: ApiKeyPrincipal, @ValidQuery() query: ListRequestsQuery): Promise<Page<RequestEntryDto>> {
     return this.requests.list(key.environment, key.keyId, query);
   }
 

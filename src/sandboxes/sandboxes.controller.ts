@@ -1,5 +1,4 @@
 import {
-  Body,
   type CanActivate,
   Controller,
   Delete,
@@ -9,7 +8,6 @@ import {
   HttpStatus,
   Param,
   Post,
-  Query,
   UseGuards,
 } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
@@ -25,6 +23,7 @@ import { NEXT_PAGE_LINK_HEADER, type Page } from '../pagination/page.js';
 import { PageQuery } from '../pagination/page-query.dto.js';
 import { CreatedSandboxDto, NewSandboxDto, SandboxDto } from './dto/sandbox.dto.js';
 import { SandboxesService } from './sandboxes.service.js';
+import { ValidBody, ValidQuery } from '../validation/validated.js';
 
 const SANDBOX_ID_PARAMETER = {
   name: 'sandboxId',
@@ -89,7 +88,7 @@ export class SandboxesController {
     SANDBOX_LIMIT_REACHED: 'As many sandboxes as the operator allows (`SANDBOXES_MAX`) are in use: delete one, or wait for one to expire.',
   })
   @RequiresScope('sandboxes:write')
-  async create(@Body() sandbox: NewSandboxDto): Promise<Created<CreatedSandboxDto>> {
+  async create(@ValidBody() sandbox: NewSandboxDto): Promise<Created<CreatedSandboxDto>> {
     return new Created(await this.sandboxes.create(sandbox));
   }
 
@@ -111,7 +110,7 @@ export class SandboxesController {
     INSUFFICIENT_SCOPE: SANDBOX_KEY_REFUSED,
   })
   @RequiresScope('sandboxes:read')
-  list(@Query() query: PageQuery): Promise<Page<SandboxDto>> {
+  list(@ValidQuery() query: PageQuery): Promise<Page<SandboxDto>> {
     return this.sandboxes.list(query);
   }
 

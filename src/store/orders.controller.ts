@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
+import { ValidBody, ValidQuery } from '../validation/validated.js';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ChangesConditionally, ETAG_HEADER, RequestPreconditions, TaggedRead } from '../http/preconditions.decorators.js';
 import type { Preconditions } from '../http/entity-tag.js';
@@ -44,7 +45,7 @@ export class OrdersController {
     },
   })
   @RequiresScope('store:read')
-  list(@InEnvironment() environment: Environment, @Query() query: ListOrdersQuery): Promise<Page<OrderDto>> {
+  list(@InEnvironment() environment: Environment, @ValidQuery() query: ListOrdersQuery): Promise<Page<OrderDto>> {
     return this.orders.list(environment, query);
   }
 
@@ -70,7 +71,7 @@ export class OrdersController {
     PET_NOT_AVAILABLE: 'The animal is not available: an order holds it, or it is sold.',
   })
   @RequiresScope('store:write')
-  async place(@Body() newOrder: NewOrderDto, @Write() write: WriteRequest): Promise<Created<OrderDto>> {
+  async place(@ValidBody() newOrder: NewOrderDto, @Write() write: WriteRequest): Promise<Created<OrderDto>> {
     return new Created(await this.orders.place(newOrder, write), write.replayed);
   }
 
@@ -132,7 +133,7 @@ export class OrdersController {
   @RequiresScope(...changesExisting('store'))
   async update(
     @Param('orderId', new ParseIdPipe('orderId')) orderId: number,
-    @Body() patch: OrderPatchDto,
+    @ValidBody() patch: OrderPatchDto,
     @RequestPreconditions() preconditions: Preconditions,
     @Write() write: WriteRequest,
   ): Promise<Changed<OrderDto>> {

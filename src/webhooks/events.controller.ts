@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { ValidBody, ValidQuery } from '../validation/validated.js';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { type ApiKeyPrincipal, Caller, InEnvironment } from '../auth/api-key.principal.js';
 import { changesExisting, RequiresScope } from '../auth/requires-scope.js';
@@ -48,7 +49,7 @@ export class EventsController {
   list(
     @InEnvironment() environment: Environment,
     @Caller() key: ApiKeyPrincipal,
-    @Query() query: ListEventsQuery,
+    @ValidQuery() query: ListEventsQuery,
   ): Promise<Page<EventDto>> {
     return this.webhooks.listEvents(environment, query, key.scopes);
   }
@@ -111,7 +112,7 @@ export class EventsController {
     @InEnvironment() environment: Environment,
     @Caller() key: ApiKeyPrincipal,
     @Param('eventId') id: string,
-    @Body() { endpointId }: RedeliverDto,
+    @ValidBody() { endpointId }: RedeliverDto,
     @RequestPreconditions() preconditions: Preconditions,
   ): Promise<QueuedDto> {
     return { queued: await this.webhooks.redeliver(environment, id, endpointId, key.scopes, preconditions) };

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { ValidBody, ValidQuery } from '../validation/validated.js';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -71,7 +72,7 @@ export class WebhookEndpointsController {
   @RequiresScope('webhooks:write')
   async create(
     @Caller() maker: ApiKeyPrincipal,
-    @Body() endpoint: NewWebhookEndpointDto,
+    @ValidBody() endpoint: NewWebhookEndpointDto,
     @Write() write: WriteRequest,
   ): Promise<Created<CreatedWebhookEndpointDto>> {
     return new Created(await this.webhooks.createEndpoint(endpoint, maker, write), write.replayed);
@@ -92,7 +93,7 @@ export class WebhookEndpointsController {
   @TaggedRead()
   @ApiErrorResponses({ VALIDATION_FAILED: { reason: 'limit or cursor is not valid.', example: 'limit must be an integer from 1 to 100.' } })
   @RequiresScope('webhooks:read')
-  list(@InEnvironment() environment: Environment, @Query() query: PageQuery): Promise<Page<WebhookEndpointDto>> {
+  list(@InEnvironment() environment: Environment, @ValidQuery() query: PageQuery): Promise<Page<WebhookEndpointDto>> {
     return this.webhooks.listEndpoints(environment, query);
   }
 
@@ -233,7 +234,7 @@ export class WebhookEndpointsController {
   async recover(
     @InEnvironment() environment: Environment,
     @Param('endpointId') id: string,
-    @Body() { since }: RecoverDto,
+    @ValidBody() { since }: RecoverDto,
     @RequestPreconditions() preconditions: Preconditions,
   ): Promise<QueuedDto> {
     return { queued: await this.webhooks.recover(environment, id, new Date(since), preconditions) };
