@@ -127,8 +127,9 @@ async def test_recovers_the_deliveries_that_failed_once_the_receiver_is_back(con
         failed = await eventually(lambda: call(petstore.events.get(event_id)), lambda event: event.deliveries[0].state == "failed")
         assert [(a.status, a.response_body) for a in failed.deliveries[0].attempts] == [(500, "answered 500")] * 3
 
-        # Nothing ever reached it, so the service switched it off; it is switched on again, then recovered.
-        switched_off = await call(petstore.webhook_endpoints.get(endpoint.id))
+        # Nothing ever reached it, so the service switches it off (just after it records the last attempt,
+        # so a read in between may still find it on); it is switched on again, then recovered.
+        switched_off = await eventually(lambda: call(petstore.webhook_endpoints.get(endpoint.id)), lambda found: not found.enabled)
         assert not switched_off.enabled and switched_off.disabled_reason
         await call(petstore.webhook_endpoints.enable(endpoint.id))
         assert await call(petstore.webhook_endpoints.recover(endpoint.id, since=since)) == 1
