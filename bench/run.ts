@@ -529,31 +529,39 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
     await largePool.query('ANALYZE TABLE pets, pet_metadata');
     process.stderr.write(`bench: seeded in ${round((Date.now() - seeding) / 1000, 1)} s\n`);
 
-    // A pair one pet in a hundred holds (seedPetMetadata): its deep page starts at a pet that holds it,
-    // seven tenths in, so that a whole page of them follows at the small size too.
+    // A pair one pet in a hundred holds (seedPetMetadata); a deep page starts seven tenths into the
+    // environment's pets that hold it, or nine tenths into its pets (of a status): each size's and each
+    // environment's own, read from the data, so that every deep page is a whole page. (At 0.9 of the
+    // largest id, the small size's live page was past all of live's pets, and empty.)
     const pair = ['batch', 'B7'] as const;
-    const deepInPair = (lastId: number) => Math.floor((lastId * 0.7) / 100) * 100 + 7;
     const byPair = { metadata: JSON.stringify(pair) };
-    const deep = (lastId: number) => Math.floor(lastId * 0.9);
-    const scenariosAt = (lastId: number): Scenario[] => [
-      { name: 'metadata pair, first page', method: 'GET', path: '/v1/pets?limit=20&metadata[batch]=B7' },
-      {
-        name: 'metadata pair, deep page',
-        method: 'GET',
-        path: `/v1/pets?limit=20&metadata[batch]=B7&cursor=${encodeCursor(deepInPair(lastId), 'pets', byPair)}`,
-      },
-      { name: 'status=sold, first page', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
-      {
-        name: 'status=sold, deep page',
-        method: 'GET',
-        path: `/v1/pets?limit=20&status=sold&cursor=${encodeCursor(deep(lastId), 'pets', { status: 'sold' })}`,
-      },
-      { name: 'no filter, deep page', method: 'GET', path: `/v1/pets?limit=20&cursor=${encodeCursor(deep(lastId), 'pets', {})}` },
-    ];
-    const small = scenariosAt(2 * SEED);
-    const big = scenariosAt(2 * SCALE);
+    const scenariosAt = async (on: mysql.Pool, environment: number): Promise<Scenario[]> => {
+      const inPair = await idAt(on, 'pet_id', 'pet_metadata', "name = 'batch' AND value = 'B7'", environment, 0.7);
+      const sold = await idAt(on, 'id', 'pets', "status = 'sold'", environment, 0.9);
+      const any = await idAt(on, 'id', 'pets', 'TRUE', environment, 0.9);
+      return [
+        { name: 'metadata pair, first page', method: 'GET', path: '/v1/pets?limit=20&metadata[batch]=B7' },
+        {
+          name: 'metadata pair, deep page',
+          method: 'GET',
+          path: `/v1/pets?limit=20&metadata[batch]=B7&cursor=${encodeCursor(inPair, 'pets', byPair)}`,
+        },
+        { name: 'status=sold, first page', method: 'GET', path: '/v1/pets?limit=20&status=sold' },
+        {
+          name: 'status=sold, deep page',
+          method: 'GET',
+          path: `/v1/pets?limit=20&status=sold&cursor=${encodeCursor(sold, 'pets', { status: 'sold' })}`,
+        },
+        { name: 'no filter, deep page', method: 'GET', path: `/v1/pets?limit=20&cursor=${encodeCursor(any, 'pets', {})}` },
+      ];
+    };
     const figures: Record<string, { small: Figures; large: Figures }> = {};
-    for (const [environment, environmentKey] of Object.entries(keys)) {
+    for (const [environment, environmentKey, id] of [
+      ['live', keys.live, 0],
+      ['sandbox', keys.sandbox, sandbox],
+    ] as const) {
+      const small = await scenariosAt(pool, id);
+      const big = await scenariosAt(largePool, id);
       for (let i = 0; i < small.length; i++) {
         figures[`${environment}: ${small[i].name}`] = await alternateSizes(
           { target: service, scenario: small[i] },
@@ -565,12 +573,16 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
 
     // The statements the service itself sends, from its own repository, explained by MySQL.
     const live = Environment.LIVE;
+    const deepSold = await idAt(largePool, 'id', 'pets', "status = 'sold'", 0, 0.9);
+    const deepAny = await idAt(largePool, 'id', 'pets', 'TRUE', 0, 0.9);
+    const deepInPair = await idAt(largePool, 'pet_id', 'pet_metadata', "name = 'batch' AND value = 'B7'", 0, 0.7);
+    const deepSandbox = await idAt(largePool, 'id', 'pets', "status = 'sold'", sandbox, 0.9);
     const plans = await explainReads(largePool, largeUrl, (sql) => new PetsRepository(sql), [
       ['status filter, first page', (pets) => pets.page(live, 'sold', undefined, 0, 21)],
-      ['status filter, deep page', (pets) => pets.page(live, 'sold', undefined, deep(2 * SCALE), 21)],
-      ['no filter, deep page', (pets) => pets.page(live, undefined, undefined, deep(2 * SCALE), 21)],
-      ['metadata pair, deep page', (pets) => pets.page(live, undefined, pair, deepInPair(2 * SCALE), 21)],
-      ['sandbox, status filter, deep page', (pets) => pets.page(Environment.of(sandbox), 'sold', undefined, deep(2 * SCALE), 21)],
+      ['status filter, deep page', (pets) => pets.page(live, 'sold', undefined, deepSold, 21)],
+      ['no filter, deep page', (pets) => pets.page(live, undefined, undefined, deepAny, 21)],
+      ['metadata pair, deep page', (pets) => pets.page(live, undefined, pair, deepInPair, 21)],
+      ['sandbox, status filter, deep page', (pets) => pets.page(Environment.of(sandbox), 'sold', undefined, deepSandbox, 21)],
     ]);
     const lines = [
       '',
@@ -594,6 +606,18 @@ async function scaleRun(pool: mysql.Pool, databaseUrl: string, service: Target, 
     await largePool.end();
     await pool.query(`DROP DATABASE IF EXISTS \`${largeName}\``);
   }
+}
+
+/** The id (`column`) of `table`'s row `fraction` of the way through an environment's rows that match `where`, in id order. */
+async function idAt(pool: mysql.Pool, column: string, table: string, where: string, environment: number, fraction: number) {
+  const [[{ count }]] = (await pool.query(`SELECT COUNT(*) AS count FROM ${table} WHERE environment = ? AND ${where}`, [
+    environment,
+  ])) as unknown as [{ count: number }[]];
+  const [[row]] = (await pool.query(
+    `SELECT ${column} AS id FROM ${table} WHERE environment = ? AND ${where} ORDER BY ${column} LIMIT 1 OFFSET ?`,
+    [environment, Math.floor(Number(count) * fraction)],
+  )) as unknown as [{ id: number }[]];
+  return Number(row.id);
 }
 
 /** Copies a table's rows (`where`) from this run's database into `database`'s, with their ids or without. */
