@@ -18,7 +18,7 @@ import { RouteTable } from './http/route-table.js';
 import { trustedProxies } from './http/trusted-proxies.js';
 import { UnroutedRequests } from './http/unrouted-requests.js';
 import { databaseOutageLog } from './http/outage-log.js';
-import { PINO_LOGGER } from './logging/logging.module.js';
+import { PINO_LOGGER } from './logging/logger.js';
 import { accessLogLine } from './http/access-log.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { RequestLogWriter } from './request-log/request-log.writer.js';

@@ -9,7 +9,7 @@ import { createApp } from './create-app.js';
 import { isDatabaseUnavailable, SESSION_REFUSED } from './errors/database-unavailable.js';
 import { apiBaseUrl, describeBoundAddress, ownBaseUrl } from './config/service-address.js';
 import { QuickStartKey } from './auth/quick-start-key.js';
-import { PINO_LOGGER } from './logging/logging.module.js';
+import { PINO_LOGGER } from './logging/logger.js';
 
 /** In-flight requests get this long to finish after SIGTERM or SIGINT. */
 const DRAIN_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
-import { PINO_LOGGER } from '../logging/logging.module.js';
+import { PINO_LOGGER } from '../logging/logger.js';
 import { TypeOrmLogger } from '../logging/typeorm-logger.js';
 import { buildDataSourceOptions, createDataSource } from './data-source-options.js';
 import { Sql } from './sql.js';

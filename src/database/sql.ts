@@ -1,8 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
-import { PINO_LOGGER } from '../logging/logging.module.js';
+import { PINO_LOGGER } from '../logging/logger.js';
 import { id, datetime, type Row } from './columns.js';
 import { checkConfined } from './confined-statements.js';
 import { poolUse, type PoolUse } from '../platform/mysql2-pool.js';
@@ -86,7 +85,9 @@ export class Sql implements SqlRunner {
   private sqliteTurns: Promise<void> = Promise.resolve();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    // The default data source's token is its class (@nestjs/typeorm's getDataSourceToken()): injected
+    // without importing @nestjs/typeorm, which loads Nest's core (180 modules) into every operator tool.
+    @Inject(DataSource) private readonly dataSource: DataSource,
     @Optional() @Inject(PINO_LOGGER) private readonly logger?: Logger,
   ) {
     const { options } = dataSource;

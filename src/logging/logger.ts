@@ -2,6 +2,13 @@ import { hostname } from 'node:os';
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
 
+/**
+ * The service's pino logger's token (see createLogger): the request lines, TypeORM's and Nest's all go
+ * through it. Here rather than beside LoggingModule, so that what injects it (Sql) does not load
+ * nestjs-pino and with it Nest's core: the operator tools use Sql without Nest.
+ */
+export const PINO_LOGGER = Symbol('PINO_LOGGER');
+
 /** pino's default base fields. */
 const BASE = { pid: process.pid, hostname: hostname() };
 

@@ -1,10 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config.js';
-import { createLogger } from './logger.js';
-
-/** The service's pino logger (see createLogger): the request lines, TypeORM's and Nest's all go through it. */
-export const PINO_LOGGER = Symbol('PINO_LOGGER');
+import { createLogger, PINO_LOGGER } from './logger.js';
 
 /**
  * Logging through nestjs-pino: Nest's Logger (and so every `new Logger(...)` in the code) writes

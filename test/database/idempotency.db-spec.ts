@@ -7,7 +7,7 @@ import { Environment } from '../../src/environments/environment.js';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
 import { Idempotency, IdempotentRequest } from '../../src/idempotency/idempotency.js';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository.js';
-import { PINO_LOGGER } from '../../src/logging/logging.module.js';
+import { PINO_LOGGER } from '../../src/logging/logger.js';
 import { PET } from '../../src/pets/dto/pet-fields.js';
 import { PetsRepository } from '../../src/pets/pets.repository.js';
 import { DATABASE_KINDS } from '../e2e/support/test-database.js';
