@@ -6,6 +6,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# Every Node process of the run (Jest's workers, the service and its tools as processes, pytest's
+# services) keeps V8's compiled code on disk and the next one reads it: a key tool's start takes 0.44 s
+# of processor time instead of 0.64, and the tests start hundreds of them. Code that changed is
+# compiled again (the cache is keyed by each file's content); nothing else differs.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/.node/compile-cache}"
+
 # Jest's reporter (jest.config.js) keeps each file's time.
 jest=(node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js)
 # Debian's Python, where scripts/python.sh installs httpx, pytest and mypy; JUnit XML for the times.
@@ -85,7 +91,8 @@ else
   beside typecheck npm run --silent typecheck
   tier build npm run --silent build
   beside 'pytest on SQLite' "${pytest[@]}" -m 'not timing' --junitxml=.test-logs/pytest-sqlite.xml
-  beside 'pytest on MySQL' env PETSTORE_TEST_DATABASE=mysql "${pytest[@]}" -m 'not timing' --junitxml=.test-logs/pytest-mysql.xml
+  # The tests that read no service (mypy and pyright on the package, its generated models) once, on SQLite's pass.
+  beside 'pytest on MySQL' env PETSTORE_TEST_DATABASE=mysql "${pytest[@]}" -m 'not timing and not once' --junitxml=.test-logs/pytest-mysql.xml
   collect lint
   collect typecheck
   tier jest "${jest[@]}"

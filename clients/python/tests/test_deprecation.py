@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from petstore.resources.pets import AsyncPets, AsyncPetsWithRawResponse, Pets, PetsWithRawResponse
 from support.service import REPOSITORY, Service
 
@@ -60,6 +62,7 @@ def test_warns_from_the_caller_s_line_in_any_module_under_python_s_default_filte
     assert warned == [("shelter.py", 5), ("shelter.py", 9), ("shelter.py", 14)], done.stderr
 
 
+@pytest.mark.once
 def test_marks_get_deprecated_for_the_editor_as_pep_702_says(tmp_path: Path) -> None:
     for method in (Pets.get, AsyncPets.get, PetsWithRawResponse.get, AsyncPetsWithRawResponse.get):
         assert "5 December 2030" in getattr(method, "__deprecated__")

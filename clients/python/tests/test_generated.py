@@ -20,6 +20,9 @@ from petstore.resources.store import AsyncOrders, Orders
 from support import resources as expected
 from support.service import REPOSITORY
 
+# Each reads the document and the package, never the service: once per run (the `once` marker).
+pytestmark = pytest.mark.once
+
 DOCUMENT = json.loads((REPOSITORY / "openapi.json").read_text(encoding="utf-8"))
 
 

@@ -151,6 +151,7 @@ def test_the_readme_s_receiver_hears_a_new_pet_from_the_service(installed: Path,
             petstore.webhook_endpoints.delete(endpoint.id)
 
 
+@pytest.mark.once
 def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path) -> None:
     names = ("example.py", "example_async.py", "per_call.py", "lifecycle.py", "metadata.py", "request_log.py", "receiver.py")
     for name, program in zip(names, PROGRAMS):
