@@ -225,6 +225,8 @@ async function main(): Promise<void> {
     const results: Record<string, Record<string, Figures>> = {};
     /** Each operation's ratios of a target's throughput to the floor's, paired round by round: their medians. */
     const pairedRatios: Record<string, Record<string, number>> = {};
+    /** With --against: each operation's service throughput over the other build's, paired round by round, their median. */
+    const overBefore: Record<string, number> = {};
     const collectionsBy: Record<string, Collection[]> = {};
     for (const scenario of scenarios) {
       const first = collections?.collections.length ?? 0;
@@ -235,6 +237,11 @@ async function main(): Promise<void> {
       pairedRatios[scenario.name] = Object.fromEntries(
         targets.map(({ name }) => [name, round(median(lastRounds[name].map((f, r) => f.requestsPerSecond / floorRounds[r])))]),
       );
+      if (lastRounds.before) {
+        overBefore[scenario.name] = round(
+          median(lastRounds.service.map((f, r) => f.requestsPerSecond / lastRounds.before[r].requestsPerSecond)),
+        );
+      }
       process.stderr.write(`bench: ${scenario.name} done\n`);
     }
     clearInterval(sampler);
@@ -252,6 +259,7 @@ async function main(): Promise<void> {
       rawRatio: baseline ? round(service.requestsPerSecond / baseline.requestsPerSecond) : undefined,
       beforeFloorRatio: before ? pairedRatios[operation].before : undefined,
       beforeFloorP99Ratio: before ? round(before.p99Ms / floor.p99Ms) : undefined,
+      overBefore: overBefore[operation],
     }));
     const cell = (value: number | string | undefined, width: number) => String(value ?? '-').padStart(width);
     const fixed = (value: number | undefined) => value?.toFixed(2);
@@ -260,7 +268,8 @@ async function main(): Promise<void> {
         `${c.operation.padEnd(21)}${cell(c.service.requestsPerSecond, 8)}${cell(c.floor.requestsPerSecond, 7)}${cell(c.baseline?.requestsPerSecond, 7)}` +
         `${cell(fixed(c.floorRatio), 7)}${cell(fixed(c.rawRatio), 6)}   ${cell(c.service.p99Ms, 7)}${cell(c.floor.p99Ms, 7)}${cell(c.baseline?.p99Ms, 7)}${cell(fixed(c.floorP99Ratio), 7)}` +
         (c.before
-          ? `   before: ${cell(c.before.requestsPerSecond, 6)}${cell(fixed(c.beforeFloorRatio), 6)}${cell(c.before.p99Ms, 7)}${cell(fixed(c.beforeFloorP99Ratio), 6)}`
+          ? `   before: ${cell(c.before.requestsPerSecond, 6)}${cell(fixed(c.beforeFloorRatio), 6)}${cell(c.before.p99Ms, 7)}${cell(fixed(c.beforeFloorP99Ratio), 6)}` +
+            `${cell(fixed(c.overBefore), 8)}`
           : '') +
         (Object.values(results[c.operation]).some((f) => f.non2xx + f.errors) ? '   (non-2xx or errors!)' : ''),
     );
@@ -268,10 +277,11 @@ async function main(): Promise<void> {
       [
         '',
         `${'operation'.padEnd(21)}${'req/s: service  floor    raw  /floor  /raw'}   ${'p99 ms:  svc  floor    raw /floor'}` +
-          (againstWhat ? `   ${'before: req/s /floor  p99 /floor'} (${againstWhat})` : ''),
+          (againstWhat ? `   ${'before: req/s /floor  p99 /floor  svc/bef'} (${againstWhat})` : ''),
         ...rows,
         '',
-        `/floor: the median of the rounds' ratios (each round's service against the same round's floor)`,
+        `/floor: the median of the rounds' ratios (each round's service against the same round's floor)` +
+          (againstWhat ? `; svc/bef: the same of the service against the other build` : ''),
         `service resident memory: peak under load ${peakRssUnderLoad} MB (high-water mark ${serviceMemory.peakRssMb} MB)` +
           (before ? `; before: ${beforePeakRss} MB` : ''),
         ...Object.entries(collectionsBy).map(([operation, found]) => describeCollections(operation, found)),
