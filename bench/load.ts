@@ -158,17 +158,17 @@ export async function alternate(targets: readonly LoadTarget[], scenario: Scenar
   }
   for (const name of Object.keys(lastRounds)) delete lastRounds[name];
   Object.assign(lastRounds, runs);
-  return Object.fromEntries(
-    Object.entries(runs).map(([name, figures]) => [
-      name,
-      {
-        requestsPerSecond: median(figures.map((f) => f.requestsPerSecond)),
-        p50Ms: median(figures.map((f) => f.p50Ms)),
-        p99Ms: median(figures.map((f) => f.p99Ms)),
-        meanMs: median(figures.map((f) => f.meanMs)),
-        non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
-        errors: figures.reduce((sum, f) => sum + f.errors, 0),
-      },
-    ]),
-  );
+  return Object.fromEntries(Object.entries(runs).map(([name, figures]) => [name, medians(figures)]));
+}
+
+/** One target's rounds as one figure: the median of each measure, the sum of the failures. */
+export function medians(rounds: readonly Figures[]): Figures {
+  return {
+    requestsPerSecond: median(rounds.map((f) => f.requestsPerSecond)),
+    p50Ms: median(rounds.map((f) => f.p50Ms)),
+    p99Ms: median(rounds.map((f) => f.p99Ms)),
+    meanMs: median(rounds.map((f) => f.meanMs)),
+    non2xx: rounds.reduce((sum, f) => sum + f.non2xx, 0),
+    errors: rounds.reduce((sum, f) => sum + f.errors, 0),
+  };
 }

@@ -62,6 +62,7 @@ import {
   lastRounds,
   load,
   median,
+  medians,
   round,
   ROUNDS,
   type Scenario,
@@ -659,15 +660,7 @@ async function alternateSizes(
       runs[size].push(await load(target, scenario, key, SECONDS));
     }
   }
-  const medianOf = (rounds: Figures[]): Figures => ({
-    requestsPerSecond: median(rounds.map((f) => f.requestsPerSecond)),
-    p50Ms: median(rounds.map((f) => f.p50Ms)),
-    p99Ms: median(rounds.map((f) => f.p99Ms)),
-    meanMs: median(rounds.map((f) => f.meanMs)),
-    non2xx: rounds.reduce((sum, f) => sum + f.non2xx, 0),
-    errors: rounds.reduce((sum, f) => sum + f.errors, 0),
-  });
-  return { small: medianOf(runs.small), large: medianOf(runs.large) };
+  return { small: medians(runs.small), large: medians(runs.large) };
 }
 
 await main();
