@@ -19,6 +19,7 @@ import { WebhookEndpointMakers1795220650000 } from './migrations/1795220650000-W
 import { ExactComparedText1795220700000 } from './migrations/1795220700000-ExactComparedText.js';
 import { RequestLogCount1795220800000 } from './migrations/1795220800000-RequestLogCount.js';
 import { Sandboxes1795221000000 } from './migrations/1795221000000-Sandboxes.js';
+import { PetsClusteredByEnvironment1795221100000 } from './migrations/1795221100000-PetsClusteredByEnvironment.js';
 import { acceptColumnType } from '../platform/typeorm-column-types.js';
 import { DropTimedOutConnections, type PoolBounds, serviceMysqlDriver } from './mysql-pool.js';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   ExactComparedText1795220700000,
   RequestLogCount1795220800000,
   Sandboxes1795221000000,
+  PetsClusteredByEnvironment1795221100000,
 ];
 
 /**

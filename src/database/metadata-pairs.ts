@@ -21,10 +21,11 @@ export class MetadataPairs {
   constructor(dialect: SqlDialect, owners: string, table: string, ownerId: string, ownerColumns: string) {
     this.insertSql = `INSERT INTO ${table} (environment, ${ownerId}, name, value) VALUES ?`;
     this.removeSql = `DELETE FROM ${table} WHERE ${ownerId} = ? AND environment = ?`;
-    // Joined in this order, from the pair's index, whatever the planner would guess.
+    // Joined in this order, from the pair's index, whatever the planner would guess; to the owner by
+    // its whole primary key where that is (environment, id) (pets on MySQL).
     const from =
       `SELECT ${ownerColumns} FROM ${table} m${dialect.forceIndex(`IDX_${table}_environment_pair`)} ${dialect.joinInOrder} ${owners} o ` +
-      `ON o.id = m.${ownerId} WHERE m.environment = ? AND m.name = ? AND m.value = ? AND m.${ownerId} > ?`;
+      `ON o.environment = m.environment AND o.id = m.${ownerId} WHERE m.environment = ? AND m.name = ? AND m.value = ? AND m.${ownerId} > ?`;
     this.pageSql = `${from} ORDER BY m.${ownerId} LIMIT ?`;
     this.pageWithStatusSql = `${from} AND o.status = ? ORDER BY m.${ownerId} LIMIT ?`;
   }

@@ -55,8 +55,9 @@ export class PetsRepository {
     const { dialect } = sql;
     this.pairs = new MetadataPairs(dialect, 'pets', 'pet_metadata', 'pet_id', shown.columnsOf('o'));
     // Each page seeks its environment's part of an index that begins with it: a sandbox's few pets
-    // are not looked for among the live ones, nor live's among every sandbox's.
-    this.pageSql = `SELECT ${shown.columns} FROM pets${dialect.forceIndex('IDX_pets_environment_id')} WHERE environment = ? AND id > ? ORDER BY id LIMIT ?`;
+    // are not looked for among the live ones, nor live's among every sandbox's. On MySQL that is the
+    // table itself, whose primary key is (environment, id) (migration PetsClusteredByEnvironment).
+    this.pageSql = `SELECT ${shown.columns} FROM pets${dialect.forceIndex('PRIMARY')} WHERE environment = ? AND id > ? ORDER BY id LIMIT ?`;
     this.pageWithStatusSql = `SELECT ${shown.columns} FROM pets${dialect.forceIndex('IDX_pets_environment_status_id')} WHERE environment = ? AND status = ? AND id > ? ORDER BY id LIMIT ?`;
     this.byIdSql = `SELECT ${shown.columns} FROM pets WHERE id = ? AND environment = ?`;
     this.lookSql = `SELECT ${pets.columns} FROM pets WHERE id = ? AND environment = ?`;
