@@ -10,7 +10,7 @@ import {
   MethodNotOnRouteException,
   RequestTooSlowException,
 } from '../errors/api-exception.js';
-import { acceptQueuedOnClose, deferIdleClose, responseStarted, setServerOptions } from '../platform/node-http-server.js';
+import { deferIdleClose, responseStarted, setServerOptions } from '../platform/node-http-server.js';
 import { limitConnections } from './connection-limits.js';
 
 /** How often Node looks for connections past their time-outs (its default, 30 s, would let a 10 s bound run to 40 s). */
@@ -23,12 +23,6 @@ const CHECK_INTERVAL_MS = 1_000;
  * instead (503 with Connection: close, see InFlightRequests); then the idle ones close.
  */
 export const STOP_IDLE_GRACE_MS = 100;
-
-/**
- * How long, at most, a stopping server goes on accepting the connections already waiting for it
- * (acceptQueuedOnClose): their requests were sent, and are answered rather than reset.
- */
-const STOP_ACCEPT_MAX_MS = 300;
 
 /**
  * Bounds what a client can hold on the server: headers and whole requests must arrive in time,
@@ -60,8 +54,6 @@ export function boundClientConnections(
   limitConnections(server, { maxConnections: bounds.maxConnections, maxPerAddress: bounds.maxConnectionsPerAddress, isTrustedProxy });
   // server.close() closes the idle connections at once (Node 19+); STOP_IDLE_GRACE_MS later instead.
   deferIdleClose(server, STOP_IDLE_GRACE_MS);
-  // server.close() stops listening at once, resetting the connections queued for it; once they are accepted instead.
-  acceptQueuedOnClose(server, STOP_ACCEPT_MAX_MS);
   server.on('clientError', answerClientError);
   // Without a listener Node answers 417 with no body; anything but 100-continue is an expectation we cannot meet.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {

@@ -10,42 +10,14 @@ import type { Socket } from 'node:net';
 /**
  * Has `server.close()` close the idle keep-alive connections `graceMs` later instead of at once
  * (Node 19+ closes them in close(), through the server's own closeIdleConnections): a busy client's
- * next request is often on its way on a connection idle at that instant.
+ * next request is often on its way on a connection idle at that instant. They close after the poll
+ * phase that follows the grace, which reads what arrived meanwhile: a process the machine did not
+ * run for the grace would otherwise run its timers first and reset the requests waiting to be read.
  * Measured: closed at once, such a request meets a reset; stopping.e2e-spec.ts holds every one answered.
  */
 export function deferIdleClose(server: Server, graceMs: number): void {
   const closeIdleConnections = server.closeIdleConnections.bind(server);
-  server.closeIdleConnections = () => void setTimeout(closeIdleConnections, graceMs).unref();
-}
-
-/**
- * Has `server.close()` first accept the connections the kernel has already completed for the server,
- * for at most `maxMs`, and stop listening only after a turn of the event loop that found none: libuv
- * accepts one connection a turn, so on a busy server a client's connection, its request sent, waits
- * in the kernel's queue, and closing the listening socket resets it. Accepted, its request is
- * answered (InFlightRequests refuses it in the Error shape once the service is stopping).
- * Measured: 16 keep-alive clients on a loaded machine, stopping.e2e-spec.ts: 3 runs in 6 reset up to 5 connections queued 700 ms; with it, none in 8.
- */
-export function acceptQueuedOnClose(server: Server, maxMs: number): void {
-  const close = server.close.bind(server);
-  let accepted = 0;
-  server.on('connection', () => accepted++);
-  server.close = (callback?: (error?: Error) => void) => {
-    if (!server.listening) return close(callback);
-    const deadline = performance.now() + maxMs;
-    // A turn's check phase follows its poll phase, where a queued connection is accepted. The first
-    // check may follow the poll that delivered the signal, with a connection accepted before it: it counts no turn.
-    let seen = -1;
-    const check = () => {
-      if (seen === accepted || performance.now() >= deadline) close(callback);
-      else {
-        seen = accepted;
-        setImmediate(check);
-      }
-    };
-    setImmediate(check);
-    return server;
-  };
+  server.closeIdleConnections = () => void setTimeout(() => setImmediate(closeIdleConnections), graceMs).unref();
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { acceptQueuedOnClose, deferIdleClose, responseStarted, setServerOptions } from '../../src/platform/node-http-server.js';
+import { deferIdleClose, responseStarted, setServerOptions } from '../../src/platform/node-http-server.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -48,7 +48,8 @@ const OK: RequestListener = (_request, response) => response.end('ok');
 /**
  * What src/platform/node-http-server.ts assumes of Node's HTTP server, on the Node running the
  * tests: close() closes idle connections through the server's own closeIdleConnections, libuv
- * accepts one queued connection a turn and close() resets those still queued, a socket's
+ * accepts one queued connection a turn and close() resets those still queued, deferIdleClose reads
+ * what came within its grace before it closes, a socket's
  * `_httpMessage` is the response under way when a client error comes, and the server reads the
  * options set on it after it was made. Another major may do otherwise: check, then add it.
  */
@@ -80,15 +81,14 @@ describe("Node's HTTP server, as src/platform/node-http-server.ts uses it", () =
 
   describe('with connections queued in the kernel, their handshakes done while the event loop was busy', () => {
     /** A listening server, and `count` connections to it made while this thread is blocked, so none is accepted yet. */
-    async function queued(count: number, prepare: (server: Server) => void = () => undefined) {
+    async function queued(count: number) {
       const server = createServer(OK);
       servers.push(server);
-      prepare(server);
       await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
       const port = (server.address() as AddressInfo).port;
       const sockets = Array.from({ length: count }, () => connect(port, '127.0.0.1'));
       await new Promise((connecting) => process.nextTick(connecting)); // connect() starts on the next tick
-      for (const blockedUntil = Date.now() + 100; Date.now() < blockedUntil; );
+      for (const blockedUntil = Date.now() + 100; Date.now() < blockedUntil;);
       return { server, sockets };
     }
 
@@ -101,26 +101,39 @@ describe("Node's HTTP server, as src/platform/node-http-server.ts uses it", () =
       sockets.forEach((socket) => socket.destroy());
     });
 
-    it.each([
-      ['resets them on close() at once', () => undefined, 'ECONNRESET'],
-      ['answers their requests on close(), with acceptQueuedOnClose', (server: Server) => acceptQueuedOnClose(server, 1_000), 'ok'],
-    ])('%s', async (_, prepare, outcome) => {
-      const { server, sockets } = await queued(5, (server) => {
-        deferIdleClose(server, 500);
-        prepare(server);
-      });
+    it('resets them when close() stops listening', async () => {
+      const { server, sockets } = await queued(5);
       server.close();
       servers.splice(servers.indexOf(server), 1);
       const outcomes = await Promise.all(
-        sockets.map((socket) => {
-          socket.on('error', () => undefined);
-          socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-          const reset = new Promise<string>((done) => socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? '')));
-          return Promise.race([reset, received(socket).then(({ text }) => (text.endsWith('ok') ? 'ok' : text))]);
-        }),
+        sockets.map(
+          (socket) =>
+            new Promise<string>((done) => {
+              socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? ''));
+              socket.on('data', () => done('answered'));
+              socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+            }),
+        ),
       );
-      expect(outcomes).toEqual(Array(5).fill(outcome));
+      expect(outcomes).toEqual(Array(5).fill('ECONNRESET'));
     });
+  });
+
+  it('reads, with deferIdleClose, a request that came within the grace though the process ran only after it', async () => {
+    const server = createServer(OK);
+    servers.push(server);
+    deferIdleClose(server, 50);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until(socket, 'ok');
+    server.close();
+    servers.splice(servers.indexOf(server), 1);
+    const answered = received(socket);
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    // Not running past the grace, as a process the machine does not schedule: the request waits unread.
+    for (const blockedUntil = Date.now() + 150; Date.now() < blockedUntil;);
+    expect((await answered).text).toMatch(/^HTTP\/1.1 200 [^]*ok$/);
   });
 
   it.each([
