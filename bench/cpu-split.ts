@@ -17,6 +17,7 @@ import { Agent, request } from 'node:http';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { freePort } from '../test/e2e/support/free-port.js';
+import { median } from './load.js';
 import { productionCommand, ready, serviceEnvironment, start } from './processes.js';
 
 const ROUNDS = 15;
@@ -110,7 +111,6 @@ async function round(build: Build, operation: string): Promise<Round> {
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const children = [];
 try {
   for (const build of builds) {
