@@ -7,7 +7,6 @@
 // First: refuses an unsupported Node before anything else loads.
 import '../supported-node.js';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { Logger } from '@nestjs/common';
 import type { ApiKey } from '../auth/api-key.entity.js';
 import {
   ApiKeyIssuer,
@@ -409,6 +408,4 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
-// The tool says what matters itself; Nest's console logger (used by SharedRedis) would only add noise.
-Logger.overrideLogger(false);
 process.exitCode = await main(process.argv.slice(2));

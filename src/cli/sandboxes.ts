@@ -8,7 +8,6 @@
  */
 // First: refuses an unsupported Node before anything else loads.
 import '../supported-node.js';
-import { Logger } from '@nestjs/common';
 import { ApiKeyIssuer } from '../auth/api-key-issuer.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { loadAppConfig } from '../config/app-config.js';
@@ -114,6 +113,4 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
-// The tool says what matters itself; Nest's console logger (used by SharedRedis) would only add noise.
-Logger.overrideLogger(false);
 process.exitCode = await main(process.argv.slice(2));

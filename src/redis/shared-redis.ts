@@ -1,11 +1,15 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
+import { PINO_LOGGER } from '../logging/logger.js';
 
 /** A command that does not answer within this is given up: no request waits longer on Redis. */
 const COMMAND_TIMEOUT_MS = 250;
 /** After a failure, Redis is left alone this long (requests use each instance's own state meanwhile). */
 const REST_AFTER_FAILURE_MS = 1_000;
+/** How long the service's start waits for Redis before it listens without it (as long as a connection may take). */
+const START_WAIT_MS = 1_000;
 
 const OPTIONS: RedisOptions = {
   connectTimeout: 1_000,
@@ -33,10 +37,13 @@ interface SharedCommands {
  * limit and hear of revocations at once, never something a request depends on. Commands fail fast
  * (no queue while disconnected, 250 ms at most), a failure leaves Redis alone for a second, and
  * the caller falls back to the instance's own state. The outage and the recovery are logged once.
+ * The start waits for Redis (a second at most) before the service listens, so that an instance
+ * shares the count from its first request instead of counting alone for its first second.
  */
 @Injectable()
-export class SharedRedis implements OnApplicationShutdown {
-  private readonly logger = new Logger('SharedRedis');
+export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdown {
+  /** pino itself rather than Nest's Logger, which is silent while the service starts (createApp), when Redis is first met. */
+  private readonly logger?: Logger;
   private readonly client?: Redis & SharedCommands;
   private subscriber?: Redis;
   private readonly url?: string;
@@ -46,7 +53,8 @@ export class SharedRedis implements OnApplicationShutdown {
   private reachable = true;
   private failures = 0;
 
-  constructor(config: AppConfig) {
+  constructor(config: AppConfig, @Optional() @Inject(PINO_LOGGER) logger?: Logger) {
+    this.logger = logger?.child({ context: 'SharedRedis' });
     this.prefix = config.redis?.keyPrefix ?? '';
     this.url = config.redis?.url;
     if (!config.redis) return;
@@ -86,18 +94,31 @@ export class SharedRedis implements OnApplicationShutdown {
     return (await this.run((client) => client.ping())) === 'PONG';
   }
 
-  /** Resolves once connected, or with false after `timeoutMs` (commands sent before then are not queued). */
+  /**
+   * Resolves with true once connected, or with false at the first failure to connect or after
+   * `timeoutMs` (commands sent before then are not queued).
+   */
   async whenReady(timeoutMs: number): Promise<boolean> {
     const client = this.client;
     if (!client) return false;
     if (client.status === 'ready') return true;
     return new Promise((settle) => {
-      const timer = setTimeout(() => settle(false), timeoutMs);
-      client.once('ready', () => {
+      const done = (ready: boolean) => {
         clearTimeout(timer);
-        settle(true);
-      });
+        client.off('ready', onReady).off('error', onError);
+        settle(ready);
+      };
+      const onReady = () => done(true);
+      const onError = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      client.once('ready', onReady).once('error', onError);
     });
+  }
+
+  /** Before the service listens: Redis connected, or said to be away (then each instance counts alone until it answers). */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.configured || (await this.whenReady(START_WAIT_MS))) return;
+    this.failed(new Error(`no answer within ${START_WAIT_MS} ms of the start`));
   }
 
   /** Tells every instance; false when Redis could not be reached. */
@@ -113,7 +134,7 @@ export class SharedRedis implements OnApplicationShutdown {
     this.subscriber ??= new Redis(this.url, { ...OPTIONS, maxRetriesPerRequest: null }).on('error', () => undefined);
     const name = `${this.prefix}${channel}`;
     this.subscriber.on('message', (from: string, message: string) => from === name && onMessage(message));
-    this.subscriber.subscribe(name).catch((error: Error) => this.logger.warn(`cannot subscribe to ${name}: ${error.message}`));
+    this.subscriber.subscribe(name).catch((error: Error) => this.logger?.warn(`cannot subscribe to ${name}: ${error.message}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -127,7 +148,7 @@ export class SharedRedis implements OnApplicationShutdown {
       const result = await command(this.client);
       if (!this.reachable) {
         this.reachable = true;
-        this.logger.log('Redis answers again: the rate limit is shared and revocations are heard at once');
+        this.logger?.info('Redis answers again: the rate limit is shared and revocations are heard at once');
       }
       return result;
     } catch (error) {
@@ -141,7 +162,7 @@ export class SharedRedis implements OnApplicationShutdown {
     this.restUntil = Date.now() + REST_AFTER_FAILURE_MS;
     if (!this.reachable) return;
     this.reachable = false;
-    this.logger.warn(
+    this.logger?.warn(
       `Redis cannot be reached (${error.message}): each instance counts the rate limit alone, and a revocation ` +
         'takes up to API_KEY_CACHE_MS, until it is back',
     );

@@ -36,11 +36,15 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
     redis.disconnect();
   });
 
+  /** The last three startThree started: what they logged. */
+  let three: { stdout: string; stderr: string }[] = [];
   /** Three service processes on one database and one Redis; the first applies the migrations. */
   async function startThree(extra: Record<string, string>): Promise<string[]> {
     const bases: string[] = [];
+    three = [];
     for (let i = 0; i < 3; i++) {
       const service = await processes.spawn({ ...env, ...extra, MIGRATIONS_RUN: String(i === 0) });
+      three.push(service);
       bases.push(await service.listening());
     }
     return bases;
@@ -55,10 +59,86 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
       await response.arrayBuffer();
       answers.push({ status: response.status, remaining: remaining(response) });
     }
+    // Each counting alone for a while would answer more: none of them may have lost Redis.
+    expect(three.map((service) => service.stdout + service.stderr).filter((output) => output.includes('Redis cannot be reached'))).toEqual(
+      [],
+    );
     const served = answers.filter((answer) => answer.status !== 429);
     expect(served.map((answer) => answer.status)).toEqual(Array(60).fill(200));
     expect(served.map((answer) => answer.remaining)).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i));
     expect(answers.slice(60)).toEqual(Array(30).fill({ status: 429, remaining: 0 }));
+  });
+
+  it('starts sharing from its first request when Redis answers only after the service asked: it waits for Redis before it listens', async () => {
+    // The database migrated first, so that the service's start is quick and only Redis can hold it.
+    const migrating = await processes.spawn({ DATABASE_URL: database.url, MIGRATIONS_RUN: 'true' });
+    await migrating.listening();
+    await migrating.stop();
+    const redis = new URL(redisServerUrl());
+    const slowRedis = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
+    try {
+      slowRedis.partition();
+      const key = `slow-redis-${randomBytes(6).toString('hex')}`;
+      const keyPrefix = `${prefix}slow:`;
+      const service = await processes.spawn({
+        ...env,
+        REDIS_URL: `redis://127.0.0.1:${slowRedis.port}${redis.pathname}`,
+        REDIS_KEY_PREFIX: keyPrefix,
+        API_KEYS: key,
+        RATE_LIMIT_PER_MINUTE: '60',
+        MIGRATIONS_RUN: 'false',
+      });
+      for (let waited = 0; slowRedis.heldCount === 0; waited += 20) {
+        expect(waited).toBeLessThan(15_000);
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      // Redis has been asked and says nothing for 400 ms: the service must not listen meanwhile.
+      const first = await Promise.race([
+        service.listening().then(() => 'listened while Redis had not answered'),
+        new Promise((wait) => setTimeout(() => wait('waited for Redis'), 400)),
+      ]);
+      expect(first).toBe('waited for Redis');
+      slowRedis.restore();
+      const base = await service.listening();
+      const response = await fetch(`${base}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(response.status).toBe(200);
+      // Counted in Redis, where every instance sees it, not in this instance's memory alone.
+      const counter = new Redis(redisServerUrl());
+      try {
+        const counted = await counter.keys(`${keyPrefix}rate:*`);
+        expect(await Promise.all(counted.map((name) => counter.get(name)))).toEqual(['1']);
+      } finally {
+        counter.disconnect();
+      }
+      expect(service.stderr + service.stdout).not.toContain('Redis cannot be reached');
+    } finally {
+      await slowRedis.close();
+    }
+  });
+
+  it.each([
+    ['says nothing', (proxy: TcpProxy) => proxy.partition()],
+    ['refuses connections', (proxy: TcpProxy) => proxy.cut('reset')],
+  ])('starts and serves, counting alone, when Redis %s at the start, and says so before it listens', async (_, away) => {
+    const redis = new URL(redisServerUrl());
+    const awayRedis = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
+    try {
+      away(awayRedis);
+      const key = `no-redis-${randomBytes(6).toString('hex')}`;
+      const service = await processes.spawn({
+        ...env,
+        REDIS_URL: `redis://127.0.0.1:${awayRedis.port}${redis.pathname}`,
+        API_KEYS: key,
+        RATE_LIMIT_PER_MINUTE: '60',
+      });
+      const base = await service.listening();
+      expect(service.stderr + service.stdout).toMatch(/"level":40,.*Redis cannot be reached .*\n.*Listening on/);
+      const response = await fetch(`${base}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('ratelimit')).toBe('"per-key";r=59;t=60');
+    } finally {
+      await awayRedis.close();
+    }
   });
 
   it('refuses a key revoked through the CLI on all three within 1 s', async () => {

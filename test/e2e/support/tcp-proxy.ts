@@ -61,6 +61,11 @@ export class TcpProxy {
     this.rewriting = { from: Buffer.from(from), to: Buffer.from(to) };
   }
 
+  /** How many chunks a partition holds now (what the service or the server sent since it began). */
+  get heldCount(): number {
+    return this.held.length;
+  }
+
   partition(): void {
     this.state = 'partitioned';
   }
