@@ -163,8 +163,8 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
     if (!this.reachable) return;
     this.reachable = false;
     this.logger?.warn(
-      `Redis cannot be reached (${error.message}): each instance counts the rate limit alone, and a revocation ` +
-        'takes up to API_KEY_CACHE_MS, until it is back',
+      `Redis cannot be reached (${error.message}): each instance counts the rate limit alone until it is back; ` +
+        'a changed key still reaches every instance within 1 s, through the database',
     );
   }
 }
