@@ -63,9 +63,14 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
       commandTimeout: COMMAND_TIMEOUT_MS,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
+      // Connected once the service has been built (whenReady): while the process is still busy
+      // building it, Redis's answer to the first command waits behind that work and times out.
+      lazyConnect: true,
     });
     client.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: RATE_LIMIT_HIT });
     client.on('error', (error: Error) => this.failed(error));
+    // A connection that is ready again has answered: no need to leave Redis alone any longer.
+    client.on('ready', () => (this.restUntil = 0));
     this.client = client as Redis & SharedCommands;
   }
 
@@ -94,31 +99,29 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
     return (await this.run((client) => client.ping())) === 'PONG';
   }
 
-  /**
-   * Resolves with true once connected, or with false at the first failure to connect or after
-   * `timeoutMs` (commands sent before then are not queued).
-   */
+  /** Connects, and resolves with true once connected, or with false after `timeoutMs` (commands sent before then are not queued). */
   async whenReady(timeoutMs: number): Promise<boolean> {
     const client = this.client;
     if (!client) return false;
+    if (client.status === 'wait') client.connect().catch(() => undefined);
     if (client.status === 'ready') return true;
     return new Promise((settle) => {
-      const done = (ready: boolean) => {
+      const ready = () => {
         clearTimeout(timer);
-        client.off('ready', onReady).off('error', onError);
-        settle(ready);
+        settle(true);
       };
-      const onReady = () => done(true);
-      const onError = () => done(false);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      client.once('ready', onReady).once('error', onError);
+      const timer = setTimeout(() => {
+        client.off('ready', ready);
+        settle(false);
+      }, timeoutMs);
+      client.once('ready', ready);
     });
   }
 
   /** Before the service listens: Redis connected, or said to be away (then each instance counts alone until it answers). */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.configured || (await this.whenReady(START_WAIT_MS))) return;
-    this.failed(new Error(`no answer within ${START_WAIT_MS} ms of the start`));
+    this.failed(new Error(`not ready within ${START_WAIT_MS} ms of the start`));
   }
 
   /** Tells every instance; false when Redis could not be reached. */
