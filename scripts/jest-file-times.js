@@ -11,13 +11,23 @@ const CPU_LOG = '.test-logs/jest-file-cpu.jsonl';
 export default class FileTimes {
   #files = [];
 
+  #startedAt = Date.now();
+
   onRunStart() {
+    this.#startedAt = Date.now();
     rmSync(CPU_LOG, { force: true });
   }
 
   onTestResult(_test, result) {
     const { start, end } = result.perfStats;
-    this.#files.push({ file: relative(process.cwd(), result.testFilePath), seconds: (end - start) / 1000 });
+    // `from` and `to`: seconds since the run began, to see how busy the workers were along the run.
+    const since = (time) => Number(((time - this.#startedAt) / 1000).toFixed(1));
+    this.#files.push({
+      file: relative(process.cwd(), result.testFilePath),
+      seconds: (end - start) / 1000,
+      from: since(start),
+      to: since(end),
+    });
   }
 
   onRunComplete() {
