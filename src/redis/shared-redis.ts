@@ -60,7 +60,9 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
     if (!config.redis) return;
     const client = new Redis(config.redis.url, {
       ...OPTIONS,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      // The first connection's ready check (INFO) may take as long as the start waits: on a busy
+      // machine a starting service answers late. Once ready, no command waits longer than 250 ms.
+      commandTimeout: START_WAIT_MS,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       // Connected once the service has been built (whenReady): while the process is still busy
@@ -69,8 +71,12 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
     });
     client.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: RATE_LIMIT_HIT });
     client.on('error', (error: Error) => this.failed(error));
-    // A connection that is ready again has answered: no need to leave Redis alone any longer.
-    client.on('ready', () => (this.restUntil = 0));
+    client.on('ready', () => {
+      // ioredis reads the option at each command.
+      client.options.commandTimeout = COMMAND_TIMEOUT_MS;
+      // A connection that is ready again has answered: no need to leave Redis alone any longer.
+      this.restUntil = 0;
+    });
     this.client = client as Redis & SharedCommands;
   }
 
