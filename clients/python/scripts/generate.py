@@ -64,6 +64,8 @@ REGION = re.compile(
     re.MULTILINE | re.DOTALL,
 )
 
+REGION_START = re.compile(r"^ *# \w+'s fields as (parameters|arguments), from openapi\.json", re.MULTILINE)
+
 # Unions the document gives no schema name to: the body of a callback, named by its operationId.
 UNION_NAMES = {"deliverEvent": "WebhookEvent"}
 
@@ -474,6 +476,13 @@ def render_calls(text: str, document: Schema, schemas: tuple[str, ...], releases
 
     def region(match: re.Match[str]) -> str:
         indent, schema, kind = match["indent"], match["schema"], match["kind"]
+        # A region that lost its end would reach the next region's end and take the code between.
+        if REGION_START.search(match["lines"]) or re.search(r"^ *(async )?def ", match["lines"], re.MULTILINE):
+            line = text.count("\n", 0, match.start()) + 1
+            raise ValueError(
+                f"the region of {schema}'s fields as {kind} at line {line} has no `# end of {schema}'s fields` of its own:"
+                " put it back after the region's last keyword, and run python3 clients/python/scripts/generate.py"
+            )
         if schema not in written:
             raise ValueError(f"a region of {schema}'s fields, which CALLS (clients/python/scripts/generate.py) does not give this module")
         found.add((schema, kind))

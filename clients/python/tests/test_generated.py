@@ -124,6 +124,13 @@ def test_a_call_without_its_region_of_keywords_is_refused_naming_the_fix() -> No
         generate.render_calls(pets, DOCUMENT, ("PetPatch",))
 
 
+def test_a_region_whose_end_was_lost_is_refused_naming_it_rather_than_swallowing_the_code_up_to_the_next_end() -> None:
+    pets = (Path(petstore.__file__).parent / "resources" / "pets.py").read_text(encoding="utf-8")
+    unended = pets.replace("# end of PetPatch's fields\n", "", 1)
+    with pytest.raises(ValueError, match=r"PetPatch's fields as parameters at line \d+ has no `# end of PetPatch's fields`"):
+        generate.render_calls(unended, DOCUMENT, generate.CALLS["pets.py"])
+
+
 def test_the_generator_follows_a_change_of_the_document() -> None:
     changed = json.loads(json.dumps(DOCUMENT))
     changed["components"]["schemas"]["PetStatus"]["enum"].append("adopted")
