@@ -259,7 +259,11 @@ describe.each(DATABASE_KINDS)('preconditions as RFC 9110 says, on %s', (kind) =>
         .set(AUTH)
         .send({ metadata: { b: '2' }, status: 'pending', categoryId: 1, name: 'Tagged' })
         .expect(201);
-      expect((await getPet(created.body.id).expect(200)).headers.etag).toBe(created.headers.etag);
+      const read = await getPet(created.body.id).expect(200);
+      // The tag is a digest of the JSON sent: members in another order than the read's make another
+      // tag. Every answer is built from PET (src/pets/dto/pet-fields.ts), in its order.
+      expect(Object.keys(created.body)).toEqual(Object.keys(read.body));
+      expect(read.headers.etag).toBe(created.headers.etag);
       for (const patch of [{ metadata: null }, { metadata: { a: '1' }, name: 'Tagged II' }, { status: 'available' }]) {
         const changed = await http().patch(`/v1/pets/${created.body.id}`).set(AUTH).send(patch).expect(200);
         expect((await getPet(created.body.id).expect(200)).headers.etag).toBe(changed.headers.etag);
