@@ -39,4 +39,6 @@ export default {
   maxWorkers: 4,
   // Each file's time, for the slowest files `npm test` ends with (scripts/test-all.sh).
   reporters: ['default', '<rootDir>/scripts/jest-file-times.js'],
+  // The longest files first also in a new checkout, where Jest has no times of its own.
+  testSequencer: '<rootDir>/scripts/jest-sequencer.js',
 };
