@@ -10,6 +10,13 @@ import { useServiceProcesses } from './support/use-service-processes.js';
 /** The `r` (remaining) of a `RateLimit: "per-key";r=…;t=…` header. */
 const remaining = (response: Response) => Number(/;r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1]);
 
+/** A proxy to the test Redis, to take it away, and the REDIS_URL that goes through it. */
+async function proxiedRedis(): Promise<{ proxy: TcpProxy; url: string }> {
+  const redis = new URL(redisServerUrl());
+  const proxy = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
+  return { proxy, url: `redis://127.0.0.1:${proxy.port}${redis.pathname}` };
+}
+
 // Several instances need MySQL (the SQLite file is for one) and Redis.
 const KINDS = process.env[REDIS_PROBE_VARIABLE] === 'available' ? DATABASE_KINDS.filter((kind) => kind === 'mysql') : [];
 
@@ -23,9 +30,9 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    const redis = new URL(redisServerUrl());
-    redisProxy = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
-    env = { DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}${redis.pathname}`, REDIS_KEY_PREFIX: prefix };
+    const proxied = await proxiedRedis();
+    redisProxy = proxied.proxy;
+    env = { DATABASE_URL: database.url, REDIS_URL: proxied.url, REDIS_KEY_PREFIX: prefix };
   });
   afterAll(async () => {
     await redisProxy?.close();
@@ -84,15 +91,14 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
     const migrating = await processes.spawn({ DATABASE_URL: database.url, MIGRATIONS_RUN: 'true' });
     await migrating.listening();
     await migrating.stop();
-    const redis = new URL(redisServerUrl());
-    const slowRedis = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
+    const { proxy: slowRedis, url: slowRedisUrl } = await proxiedRedis();
     try {
       slowRedis.partition();
       const key = `slow-redis-${randomBytes(6).toString('hex')}`;
       const keyPrefix = `${prefix}slow:`;
       const service = await processes.spawn({
         ...env,
-        REDIS_URL: `redis://127.0.0.1:${slowRedis.port}${redis.pathname}`,
+        REDIS_URL: slowRedisUrl,
         REDIS_KEY_PREFIX: keyPrefix,
         API_KEYS: key,
         RATE_LIMIT_PER_MINUTE: '60',
@@ -130,14 +136,13 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
     ['says nothing', (proxy: TcpProxy) => proxy.partition()],
     ['refuses connections', (proxy: TcpProxy) => proxy.cut('reset')],
   ])('starts and serves, counting alone, when Redis %s at the start, and says so before it listens', async (_, away) => {
-    const redis = new URL(redisServerUrl());
-    const awayRedis = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
+    const { proxy: awayRedis, url: awayRedisUrl } = await proxiedRedis();
     try {
       away(awayRedis);
       const key = `no-redis-${randomBytes(6).toString('hex')}`;
       const service = await processes.spawn({
         ...env,
-        REDIS_URL: `redis://127.0.0.1:${awayRedis.port}${redis.pathname}`,
+        REDIS_URL: awayRedisUrl,
         API_KEYS: key,
         RATE_LIMIT_PER_MINUTE: '60',
       });
