@@ -3,7 +3,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import ts from 'typescript';
@@ -195,6 +195,14 @@ async function documents(): Promise<string[]> {
   return ['README.md', ...docs.sort(), 'clients/typescript/README.md'];
 }
 
+/** A TypeScript program of the docs, where the one tsc run of the suite put it (its folder, holding index.ts and index.js). */
+interface Program {
+  file: string;
+  line: number;
+  code: string;
+  folder: string;
+}
+
 /**
  * The SDK as an integrator gets it, following the README: `npm pack` in clients/typescript, then an
  * empty ES-module project with what the README's `npm install` line installs (the tarball, and
@@ -202,6 +210,12 @@ async function documents(): Promise<string[]> {
  * project's own TypeScript compile the docs' programs, and the README's program and the SDK
  * README's receiver run against a started service. Nothing of this repository's node_modules is
  * lent to the project: it sees what a newcomer's would.
+ *
+ * Every program is compiled in one tsc run, with the README's compiler options: each tsc reads
+ * Node's types and the SDK's again (about 3 s of processor time), and one per program made this
+ * the slowest file of `npm test` (issue 57). In this ES-module project every file is a module of its
+ * own, so one program's names never meet another's; the CommonJS program's folder has a
+ * package.json of its own, which `nodenext` reads per file, as it would in a project of its own.
  */
 describe('the TypeScript SDK package', () => {
   let directory: string;
@@ -210,6 +224,10 @@ describe('the TypeScript SDK package', () => {
   let database: TestDatabase;
   let app: NestExpressApplication;
   let receiver: ChildProcess | undefined;
+  /** Every ```ts block of the docs that is a program (not marked `fragment`), as compiled. */
+  let programs: Program[];
+  /** What the one tsc run said: 'compiled', or its errors. */
+  let compiled: string;
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'petstore-sdk-package-'));
     tarball = await packSdk(directory);
@@ -217,6 +235,30 @@ describe('the TypeScript SDK package', () => {
     database = await createTestDatabase('sqlite');
     // Deliveries to the README's receiver on 127.0.0.1, over http.
     app = await startApp(database, { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
+
+    const tsconfig = await readmeTsconfig();
+    // Named by where each program stands in the docs, so that tsc's errors say it.
+    programs = (await typeScriptBlocks(await documents()))
+      .filter(({ info }) => !info.includes('fragment'))
+      .map(({ file, line, code }) => ({ file, line, code, folder: join(project, `${file.replaceAll('/', '-')}-line-${line}`) }));
+    const own = [
+      { folder: join(project, 'narrowing'), code: ERROR_NARROWING },
+      { folder: join(project, 'commonjs'), code: COMMONJS_PROGRAM },
+    ];
+    for (const { folder, code } of [...programs, ...own]) {
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, 'index.ts'), code);
+    }
+    await writeFile(
+      join(project, 'commonjs/package.json'),
+      JSON.stringify({ name: 'a-commonjs-project', private: true, type: 'commonjs' }),
+    );
+    const files = [...programs, ...own].map(({ folder }) => join(folder.slice(project.length + 1), 'index.ts'));
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files }));
+    compiled = await compileIn(project, project).then(
+      () => 'compiled',
+      (error: Error) => error.message,
+    );
   }, 120_000);
   afterAll(async () => {
     receiver?.kill();
@@ -225,40 +267,62 @@ describe('the TypeScript SDK package', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('packs, installs as the README says with no dependency of its own, compiles the README program with its setup, and runs it', async () => {
+  /** The folder of the compiled program whose code is `code` (a README's, read by its section); fails the test if the run did not compile. */
+  function compiledProgram(code: string): string {
+    expect(compiled).toBe('compiled');
+    const program = programs.find((candidate) => candidate.code === code);
+    if (!program) throw new Error(`no program of the docs is:\n${code}`);
+    return program.folder;
+  }
+
+  /** Runs a compiled program against the service with the key: what it printed. */
+  function runProgram(folder: string) {
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    return run(process.execPath, ['index.js'], {
+      cwd: folder,
+      env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+  }
+
+  /**
+   * A ```ts (or ```typescript) block in the README, docs/ or the SDK's README is a whole program an
+   * integrator may save as index.ts and compile, unless its fence says `fragment` (```ts fragment):
+   * a piece that needs more than the README's setup (INTEGRATING.md's generated clients, whose
+   * programs generated-clients.e2e-spec.ts compiles and runs). Each program is an index.ts in a
+   * folder of its own, compiled with the README's compiler options by the project's TypeScript,
+   * against the packed SDK; with them, under `--strict` too (the README's setup says it), the
+   * program whose `@ts-expect-error`s say how each error class narrows status and code (one that
+   * finds no error fails the build), and a CommonJS project's.
+   */
+  it('compiles every TypeScript program of the docs with the setup the README gives', async () => {
+    expect(programs.map(({ file }) => file)).toEqual(expect.arrayContaining(['README.md', 'clients/typescript/README.md']));
+    // The SDK's README, shipped in the package, gives the same setup, and it is strict.
+    const tsconfig = await readmeTsconfig();
+    expect(/```json\n([\s\S]*?)```/.exec(await readFile('clients/typescript/README.md', 'utf8'))?.[1]).toBe(tsconfig);
+    expect(JSON.parse(tsconfig).compilerOptions.strict).toBe(true);
+    expect(compiled).toBe('compiled');
+  });
+
+  it('packs, installs as the README says with no dependency of its own, and runs the README program as compiled with its setup', async () => {
     expect(basename(tarball)).toBe(`petstore-client-${manifest.version}.tgz`);
     const installed = JSON.parse(await readFile(join(project, 'node_modules/@petstore/client/package.json'), 'utf8'));
     expect(installed.dependencies ?? {}).toEqual({});
 
-    const [tsconfig, program] = [await readmeTsconfig(), await readmeProgram()];
-    await writeFile(join(project, 'tsconfig.json'), tsconfig);
-    await writeFile(join(project, 'index.ts'), program);
-    await compileIn(project, project);
-
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const { stdout } = await run(process.execPath, ['index.js'], {
-      cwd: project,
-      env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` },
-    });
+    const { stdout } = await runProgram(compiledProgram(await readmeProgram()));
     expect(stdout).toMatch(/^added Rex as pet (\d+)\n\1 Rex\n/);
     expect(stdout).toMatch(/^0 orders on the first page; more: false$/m);
     expect(stdout).toMatch(/^order \d+ is placed$/m);
     expect(stdout).toMatch(/^ORDER_NOT_FOUND: No order has id 987654321\. \(request [0-9a-f-]{36}\)$/m);
+  }, 60_000);
 
-    // Each error class narrows status and code: what compiles, and (@ts-expect-error) what must not.
-    await writeFile(join(project, 'narrowing.ts'), ERROR_NARROWING);
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files: ['narrowing.ts'] }));
-    await compileIn(project, project, ['--strict', '--noEmit']);
-
-    // The SDK README's receiver, compiled with the README's setup and run: it hears of a pet added.
-    await writeFile(join(project, 'receiver.ts'), await readmeReceiver());
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files: ['receiver.ts'] }));
-    await compileIn(project, project);
+  it('runs the SDK README’s receiver as compiled with the README’s setup: it hears of a pet added', async () => {
+    const folder = compiledProgram(await readmeReceiver());
+    const { port } = app.getHttpServer().address() as AddressInfo;
     const receiverPort = await freePort();
     const sdk = new PetStore({ apiKey: TEST_API_KEY, baseUrl: `http://127.0.0.1:${port}/v1` });
     const endpoint = await sdk.webhookEndpoints.create({ url: `http://127.0.0.1:${receiverPort}/petstore`, events: ['*'] });
-    receiver = spawn(process.execPath, ['receiver.js'], {
-      cwd: project,
+    receiver = spawn(process.execPath, ['index.js'], {
+      cwd: folder,
       env: { ...process.env, PORT: String(receiverPort), PETSTORE_WEBHOOK_SECRET: endpoint.secret },
     });
     let heard = '';
@@ -267,17 +331,12 @@ describe('the TypeScript SDK package', () => {
     const pet = await sdk.pets.create({ name: 'Heard', categoryId: 1 });
     for (let waited = 0; !heard.includes('\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(heard).toBe(`new pet ${pet.id} Heard\n`);
-  }, 120_000);
+  }, 60_000);
 
   it('runs the SDK README’s program of per-call options, whole answers and the log, as written', async () => {
-    const folder = join(project, 'per-call');
-    await mkdir(folder);
-    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
-    await writeFile(join(folder, 'index.ts'), await readmePerCallProgram());
-    await compileIn(project, folder);
+    const folder = compiledProgram(await readmePerCallProgram());
     const { port } = app.getHttpServer().address() as AddressInfo;
-    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
-    const { stdout, stderr } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const { stdout, stderr } = await runProgram(folder);
     const lines = stdout.split('\n');
     expect(lines[0]).toBe('first page: request readme-listing');
     const [, id] = new RegExp(`^201 http://127\\.0\\.0\\.1:${port}/v1/pets/(\\d+) replayed: no$`).exec(lines[1]) ?? [];
@@ -290,19 +349,12 @@ describe('the TypeScript SDK package', () => {
     expect(stderr).toMatch(/ petstore INFO GET \/store\/inventory: cancelled after \d+ ms \(attempt 1 of 3\)\n/);
     expect(stderr).not.toContain(TEST_API_KEY);
 
-    const again = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const again = await runProgram(folder);
     expect(again.stdout.split('\n')[1]).toBe(`201 http://127.0.0.1:${port}/v1/pets/${id} replayed: true`);
   }, 60_000);
 
   it('runs the SDK README’s program of the lifecycle, as written: changes held to an ETag, NOT_MODIFIED, the final moves refused', async () => {
-    const folder = join(project, 'lifecycle');
-    await mkdir(folder);
-    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
-    await writeFile(join(folder, 'index.ts'), await readmeLifecycleProgram());
-    await compileIn(project, folder);
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
-    const { stdout } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const { stdout } = await runProgram(compiledProgram(await readmeLifecycleProgram()));
     expect(stdout.split('\n')).toEqual([
       expect.stringMatching(/^order \d+ is approved$/),
       'PRECONDITION_FAILED: it changed; current ETag known',
@@ -318,26 +370,12 @@ describe('the TypeScript SDK package', () => {
   }, 60_000);
 
   it('runs the SDK README’s program of metadata, as written: set, merged, filtered by, removed', async () => {
-    const folder = join(project, 'metadata');
-    await mkdir(folder);
-    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
-    await writeFile(join(folder, 'index.ts'), await readmeMetadataProgram());
-    await compileIn(project, folder);
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
-    const { stdout } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const { stdout } = await runProgram(compiledProgram(await readmeMetadataProgram()));
     expect(stdout.split('\n')).toEqual(['{"shelf":"B2"} true', '{"kennel":"K7"}', 'found order true', '{}', '']);
   }, 60_000);
 
   it('runs the SDK README’s program of the request log, as written: a failed call found by its error’s requestId, the refused creates', async () => {
-    const folder = join(project, 'request-log');
-    await mkdir(folder);
-    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
-    await writeFile(join(folder, 'index.ts'), await readmeRequestLogProgram());
-    await compileIn(project, folder);
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const environment = { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` };
-    const { stdout } = await run(process.execPath, ['index.js'], { cwd: folder, env: environment });
+    const { stdout } = await runProgram(compiledProgram(await readmeRequestLogProgram()));
     const [found, ...refused] = stdout.trimEnd().split('\n');
     expect(found).toBe('true POST /v1/pets createPet 400 VALIDATION_FAILED');
     // Newest first: the program's own refusal, then any other test's here (a reused Idempotency-Key's 422, say).
@@ -346,19 +384,10 @@ describe('the TypeScript SDK package', () => {
   }, 60_000);
 
   it('is required by a CommonJS project: its CommonJS build and types, compiled under node16 resolution and run', async () => {
+    expect(compiled).toBe('compiled');
     const folder = join(project, 'commonjs');
-    await mkdir(folder);
-    await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'a-commonjs-project', private: true, type: 'commonjs' }));
-    await writeFile(join(folder, 'tsconfig.json'), await readmeTsconfig());
-    await writeFile(join(folder, 'index.ts'), COMMONJS_PROGRAM);
-    await compileIn(project, folder, ['--strict']);
     expect(await readFile(join(folder, 'index.js'), 'utf8')).toContain('require("@petstore/client")');
-
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const { stdout } = await run(process.execPath, ['index.js'], {
-      cwd: folder,
-      env: { ...process.env, PETSTORE_API_KEY: TEST_API_KEY, PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1` },
-    });
+    const { stdout } = await runProgram(folder);
     expect(stdout).toBe(
       `Required ORDER_NOT_FOUND from ${join(project, 'node_modules/@petstore/client/dist/cjs/index.js')}\none NOT_MODIFIED: true\n`,
     );
@@ -397,37 +426,4 @@ describe('the TypeScript SDK package', () => {
         .join(''),
     ).toContain('5 December 2030');
   }, 60_000);
-
-  /**
-   * A ```ts (or ```typescript) block in the README, docs/ or the SDK's README is a whole program an
-   * integrator may save as index.ts and compile, unless its fence says `fragment` (```ts fragment):
-   * a piece that needs more than the README's setup (INTEGRATING.md's generated clients, whose
-   * programs generated-clients.e2e-spec.ts compiles and runs). Each program is an index.ts in a
-   * folder of its own, compiled with the README's compiler options by the project's TypeScript,
-   * against the packed SDK: all in one tsc run, as one tsc per program (each reading Node's types
-   * and the SDK's again) outran two minutes on a busy 2-core machine. In this ES-module project every
-   * file is a module of its own, so one program's names never meet another's.
-   */
-  it('compiles every TypeScript program of the docs with the setup the README gives', async () => {
-    const blocks = await typeScriptBlocks(await documents());
-    const programs = blocks.filter(({ info }) => !info.includes('fragment'));
-    expect(programs.map(({ file }) => file)).toEqual(expect.arrayContaining(['README.md', 'clients/typescript/README.md']));
-    const tsconfig = await readmeTsconfig();
-    // The SDK's README, shipped in the package, gives the same setup.
-    expect(/```json\n([\s\S]*?)```/.exec(await readFile('clients/typescript/README.md', 'utf8'))?.[1]).toBe(tsconfig);
-    const folder = join(project, 'programs');
-    // Named by where each program stands in the docs, so that tsc's errors say it.
-    const files = programs.map(({ file, line }) => `${file.replaceAll('/', '-')}-line-${line}/index.ts`);
-    for (const [i, { code }] of programs.entries()) {
-      await mkdir(join(folder, dirname(files[i])), { recursive: true });
-      await writeFile(join(folder, files[i]), code);
-    }
-    await writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files }));
-    expect(
-      await compileIn(project, folder).then(
-        () => 'compiled',
-        (error: Error) => error.message,
-      ),
-    ).toBe('compiled');
-  }, 120_000);
 });
