@@ -91,9 +91,12 @@ export class Deliverer implements OnApplicationBootstrap, OnApplicationShutdown 
       const dispatching = this.scheduler.dispatchDue;
       // Marked before the first statement: a database that refuses is asked again at the poll, not at once.
       if (dispatching) this.scheduler.dispatching();
+      // Which events go out is read before the endpoints they go to: read after, an endpoint and then
+      // an event made while the endpoints were read sent that event without that endpoint, for good.
+      const upTo = dispatching ? await this.queue.lastUndispatched() : undefined;
       const endpoints = await this.enabled.read(dispatching);
-      if (dispatching) {
-        busy = (await this.queue.dispatch(endpoints, now, DISPATCH_BATCH)) === DISPATCH_BATCH;
+      if (upTo !== undefined) {
+        busy = (await this.queue.dispatch(endpoints, now, DISPATCH_BATCH, upTo)) === DISPATCH_BATCH;
         if (busy) this.scheduler.dispatching(true);
       }
       busy = this.start(endpoints, await this.claim(endpoints, now)) || busy;

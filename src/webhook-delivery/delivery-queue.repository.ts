@@ -14,8 +14,9 @@ import type { ReceivingEndpoint } from './enabled-endpoints.js';
 // The deliverer's queue is one for every environment (a sandbox's events wait in the same queue as
 // live's): what reads and claims across it says so (EVERY_ENVIRONMENT), and what it writes takes
 // its environment from the rows read, an event's to its deliveries, a delivery's to its attempts.
+const LAST_UNDISPATCHED = `SELECT MAX(id) AS id FROM events WHERE dispatched = 0 ${EVERY_ENVIRONMENT}`;
 const SELECT_UNDISPATCHED =
-  'SELECT environment, id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 ' +
+  'SELECT environment, id, type, created_at AS createdAt, only_endpoint_id AS onlyEndpointId FROM events WHERE dispatched = 0 AND id <= ? ' +
   `ORDER BY id LIMIT ? ${EVERY_ENVIRONMENT}`;
 const INSERT_DELIVERIES = 'INSERT INTO webhook_deliveries (environment, event_id, endpoint_id, state, attempts, next_attempt_at) VALUES ?';
 /** Rows per multi-row insert: 6 parameters each, far below SQLite's and MySQL's limits. */
@@ -66,15 +67,24 @@ export class DeliveryQueueRepository {
   }
 
   /**
-   * Fans out up to `limit` committed events to the endpoints subscribed when they were written
-   * (of the event's own environment, enabled, made before the event, subscribed to its type, and
-   * made by a key that may read it now): one delivery row each, of that environment, in one insert
-   * per batch. Claims the events by state, never by id: a write that took its id early and committed
-   * late is not skipped.
+   * The id of the newest event not fanned out yet, or undefined: read before the endpoints that
+   * `dispatch` fans events out to, so that every endpoint made before such an event is among them.
    */
-  async dispatch(endpoints: readonly ReceivingEndpoint[], now: Date, limit: number): Promise<number> {
+  async lastUndispatched(): Promise<number | undefined> {
+    const [last] = await this.sql.rows(LAST_UNDISPATCHED, [], (row) => optionalId(row.id));
+    return last ?? undefined;
+  }
+
+  /**
+   * Fans out up to `limit` committed events, of ids up to `upTo` (lastUndispatched, read before
+   * `endpoints` were), to the endpoints subscribed when they were written (of the event's own
+   * environment, enabled, made before the event, subscribed to its type, and made by a key that
+   * may read it now): one delivery row each, of that environment, in one insert per batch. Claims
+   * the events by state, never by id: a write that took its id early and committed late is not skipped.
+   */
+  async dispatch(endpoints: readonly ReceivingEndpoint[], now: Date, limit: number, upTo: number): Promise<number> {
     return this.sql.transaction(async (transaction) => {
-      const events = await transaction.rows(SELECT_UNDISPATCHED + this.lock, [limit], (row) => ({
+      const events = await transaction.rows(SELECT_UNDISPATCHED + this.lock, [upTo, limit], (row) => ({
         environment: integer(row.environment),
         id: id(row.id),
         type: text(row.type),

@@ -127,7 +127,15 @@ describe.each(DATABASE_KINDS)('the delivery queue on %s', (kind) => {
 
     const liveEvent = await event(live, false);
     const sandboxEvent = await event(sandbox, false);
-    expect(await queue.dispatch(receiving, new Date(), 10)).toBe(2);
+    const upTo = await queue.lastUndispatched();
+    expect(upTo).toBe(sandboxEvent.rowId);
+    // Written after the endpoints it goes to were read: left to the next pass, which reads them again.
+    const later = await event(live, false);
+    expect(await queue.dispatch(receiving, new Date(), 10, upTo!)).toBe(2);
+    expect(await queue.lastUndispatched()).toBe(later.rowId);
+    // Out of the way of the claims below, as if fanned out to no endpoint.
+    await sql.run('UPDATE events SET dispatched = 1 WHERE id = ? /* every environment */', [later.rowId]);
+    expect(await queue.lastUndispatched()).toBeUndefined();
 
     const deliveries = await sql.rows(
       `SELECT environment, event_id AS eventId, endpoint_id AS endpointId FROM webhook_deliveries WHERE event_id IN (?, ?) /* every environment */`,

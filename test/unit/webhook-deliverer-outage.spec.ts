@@ -24,11 +24,18 @@ describe('the deliverer while the database refuses', () => {
         throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
       },
     } as unknown as WebhookEndpointsRepository;
+    // Refused too: the newest event to fan out, read before the endpoints.
+    const queue = {
+      lastUndispatched: async () => {
+        reads++;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
+      },
+    } as unknown as DeliveryQueueRepository;
     const config = { webhooks: { deliver: true, attemptTimeoutMs: 10_000 } } as AppConfig;
     const deliverer = new Deliverer(
       config,
       { now: () => Date.now() } as Clock,
-      unused<DeliveryQueueRepository>(),
+      queue,
       unused<DeliveryLogRepository>(),
       { close: () => undefined } as unknown as DeliveryAttempts,
       unused<EndpointHealth>(),
