@@ -8,25 +8,26 @@ import { relative } from 'node:path';
  * hand: a file missing here only starts later, and a warm checkout orders by Jest's own times.
  */
 const LONGEST = [
-  'test/e2e/swagger-ui.e2e-spec.ts',
   'test/e2e/api-keys.e2e-spec.ts',
-  'test/e2e/sdk-package.e2e-spec.ts',
+  'test/e2e/swagger-ui.e2e-spec.ts',
   'test/e2e/generated-clients.e2e-spec.ts',
   'test/e2e/several-instances.e2e-spec.ts',
+  'test/e2e/sdk-package.e2e-spec.ts',
+  'test/e2e/key-expiry.e2e-spec.ts',
+  'test/unit/released-contract.spec.ts',
+  'test/e2e/outage.e2e-spec.ts',
   'test/e2e/sandboxes-cli.e2e-spec.ts',
+  'test/e2e/robustness.e2e-spec.ts',
   'test/e2e/key-changes.e2e-spec.ts',
   'test/e2e/startup.e2e-spec.ts',
-  'test/e2e/outage.e2e-spec.ts',
+  'test/e2e/webhook-scopes.e2e-spec.ts',
+  'test/e2e/migrations.e2e-spec.ts',
   'test/e2e/hostile-clients.e2e-spec.ts',
   'test/e2e/sdk-vendor.e2e-spec.ts',
   'test/e2e/key-tool-writes.e2e-spec.ts',
-  'test/e2e/key-expiry.e2e-spec.ts',
   'test/e2e/scopes.e2e-spec.ts',
   'test/e2e/http-collections.e2e-spec.ts',
-  'test/e2e/webhook-scopes.e2e-spec.ts',
-  'test/e2e/robustness.e2e-spec.ts',
   'test/e2e/request-log.e2e-spec.ts',
-  'test/unit/released-contract.spec.ts',
   'test/e2e/lifecycle.e2e-spec.ts',
 ];
 
