@@ -155,6 +155,17 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, ...(REDI
     if (!withRedis && kind === 'mysql')
       it('holds live writes up by at most 100 ms while it removes 10,000 pets', async () => {
         const [app, other] = instances;
+        /** createPet on the other instance, one after another, for `ms` or until `until` says stop: each one's time. */
+        const writes = async (until: () => boolean, ms: number) => {
+          const times: number[] = [];
+          const started = Date.now();
+          while (!until() && Date.now() - started < ms) {
+            const sent = performance.now();
+            await http(other).post('/v1/pets').set(AUTH).send({ name: 'Live', categoryId: 1 }).expect(201);
+            times.push(performance.now() - sent);
+          }
+          return times;
+        };
         /** One removal of a sandbox of 10,000 pets, with createPet timed on the other instance before it and during it. */
         const removalUnderWrites = async () => {
           const { body: sandbox } = await http(app).post('/v1/sandboxes').set(AUTH).send({ name: 'removed under writes' }).expect(201);
@@ -166,17 +177,6 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, ...(REDI
               "INSERT INTO pet_metadata (environment, pet_id, name, value) SELECT environment, id, 'erp_id', 'A-17' FROM pets WHERE environment = ?",
               [environment],
             );
-          /** createPet on the other instance, one after another, for `ms` or until `until` says stop: each one's time. */
-          const writes = async (until: () => boolean, ms: number) => {
-            const times: number[] = [];
-            const started = Date.now();
-            while (!until() && Date.now() - started < ms) {
-              const sent = performance.now();
-              await http(other).post('/v1/pets').set(AUTH).send({ name: 'Live', categoryId: 1 }).expect(201);
-              times.push(performance.now() - sent);
-            }
-            return times;
-          };
           await writes(() => false, 1_000); // warm
           const quiet = await writes(() => false, 4_000);
 

@@ -17,20 +17,13 @@ const unused = <T>() => ({}) as T;
 describe('the deliverer while the database refuses', () => {
   it('tries again at the poll, not in a loop as fast as the refusals come', async () => {
     let reads = 0;
-    // A database that refuses at once: every read of the endpoints fails.
-    const endpoints = {
-      everyEnabled: async () => {
-        reads++;
-        throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
-      },
-    } as unknown as WebhookEndpointsRepository;
-    // Refused too: the newest event to fan out, read before the endpoints.
-    const queue = {
-      lastUndispatched: async () => {
-        reads++;
-        throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
-      },
-    } as unknown as DeliveryQueueRepository;
+    // A database that refuses at once: every read fails, of the endpoints and of the newest event to fan out.
+    const refused = async () => {
+      reads++;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
+    };
+    const endpoints = { everyEnabled: refused } as unknown as WebhookEndpointsRepository;
+    const queue = { lastUndispatched: refused } as unknown as DeliveryQueueRepository;
     const config = { webhooks: { deliver: true, attemptTimeoutMs: 10_000 } } as AppConfig;
     const deliverer = new Deliverer(
       config,
