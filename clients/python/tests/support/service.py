@@ -146,8 +146,12 @@ def start_service(database: Database, environment: dict[str, str], key_count: in
 
 
 def _environment(settings: dict[str, str]) -> dict[str, str]:
-    """Only what the process needs: none of this shell's DATABASE_URL, REDIS_URL, PUBLIC_BASE_URL, ..."""
-    inherited = {name: os.environ[name] for name in ("PATH", "HOME", "TMPDIR", "LANG") if name in os.environ}
+    """Only what the process needs: none of this shell's DATABASE_URL, REDIS_URL, PUBLIC_BASE_URL, ...
+
+    NODE_COMPILE_CACHE (npm test sets it) only makes Node start faster, so it goes along too.
+    """
+    kept = ("PATH", "HOME", "TMPDIR", "LANG", "NODE_COMPILE_CACHE")
+    inherited = {name: os.environ[name] for name in kept if name in os.environ}
     return {**inherited, **settings}
 
 
