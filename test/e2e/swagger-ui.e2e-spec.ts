@@ -47,21 +47,24 @@ async function tryOut(page: Page, operation: string): Promise<string> {
   return block;
 }
 
-/** Replaces what a field shows with `text`, as someone typing it does; Tab leaves it, so that the page takes the value. */
+/**
+ * Replaces what a field shows with `text`, as someone pasting it does (one input event: typed key by
+ * key, the page drew every open operation again at each key); Tab leaves it, so that the page takes the value.
+ */
 async function typeInto(page: Page, field: string, text: string): Promise<void> {
   await page.focus(field);
   await page.keyboard.down('Control');
   await page.keyboard.press('KeyA');
   await page.keyboard.up('Control');
   if (text === '') await page.keyboard.press('Backspace');
-  else await page.keyboard.type(text);
+  else await page.keyboard.sendCharacter(text);
   await page.keyboard.press('Tab');
 }
 
 /** What a field (an input or a textarea) shows. */
 const valueOf = (page: Page, field: string) => page.$eval(field, (element) => (element as unknown as { value: string }).value);
 
-/** Selects `shown` where a field first shows it and types `typed` over it, as someone editing the page's example does. */
+/** Selects `shown` where a field first shows it and pastes `typed` over it, as someone editing the page's example does. */
 async function editInto(page: Page, field: string, shown: string, typed: string): Promise<void> {
   const start = (await valueOf(page, field)).indexOf(shown);
   if (start < 0) throw new Error(`${field} does not show ${shown}`);
@@ -72,7 +75,7 @@ async function editInto(page: Page, field: string, shown: string, typed: string)
     start,
     start + shown.length,
   );
-  await page.keyboard.type(typed);
+  await page.keyboard.sendCharacter(typed);
   await page.keyboard.press('Tab');
 }
 
@@ -101,6 +104,9 @@ async function execute(page: Page, block: string): Promise<Answer> {
   );
   return { status: Number(shown.status), body: shown.body ? JSON.parse(shown.body) : undefined, headers, url, idempotencyKey };
 }
+
+/** Closes an operation once done with it, as someone does: the page draws every open one again at each change. */
+const collapse = (page: Page, block: string) => page.click(`${block} .opblock-summary`);
 
 /** What Try it out showed for one operation, as the page fills it in: the status of the live response. */
 async function tryItOut(page: Page, operationId: string, tag: string): Promise<string> {
@@ -193,7 +199,9 @@ async function runTheWritesInSwaggerUi(browser: BrowserContext, url: string) {
     await editInto(page, body(createPet), '"Rex"', '"Bella"');
     const bella = await execute(page, createPet);
 
-    const listed = await execute(page, await tryOut(page, 'pets-listPets'));
+    const listPets = await tryOut(page, 'pets-listPets');
+    const listed = await execute(page, listPets);
+    await collapse(page, listPets);
 
     const placeOrder = await tryOut(page, 'store-placeOrder');
     const orders: Answer[] = [];
@@ -202,6 +210,7 @@ async function runTheWritesInSwaggerUi(browser: BrowserContext, url: string) {
       await editInto(page, body(placeOrder), `"petId": ${shownPetId}`, `"petId": ${pet.body?.id}`);
       orders.push(await execute(page, placeOrder));
     }
+    await collapse(page, placeOrder);
 
     const updatePet = await tryOut(page, 'pets-updatePet');
     const ifMatchShown = await valueOf(page, parameter(updatePet, 'If-Match'));
