@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import mysql, { type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
 import { hashApiKey } from '../src/auth/api-key-secret.js';
 import { readBearerToken } from '../src/auth/bearer-token.js';
-import { isName } from '../src/validation/is-name.validator.js';
+import { isName } from '../src/validation/name.js';
 import { decodeCursor, encodeCursor } from '../src/pagination/cursor.js';
 
 const STATUSES = new Set(['available', 'pending', 'sold']);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../database/constraint-violations.js';
 import type { SqlRunner } from '../database/sql.js';
 import { Environment } from '../environments/environment.js';
-import { isName } from '../validation/is-name.validator.js';
+import { isName } from '../validation/name.js';
 import { generateApiKey } from './api-key-secret.js';
 import type { ApiKey } from './api-key.entity.js';
 import { ApiKeysRepository } from './api-keys.repository.js';

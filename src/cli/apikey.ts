@@ -22,7 +22,7 @@ import { Sql } from '../database/sql.js';
 import { isScope, readScopes, SANDBOX_KEY_SCOPES, type Scope, SCOPES } from '../auth/scopes.js';
 import { Environment } from '../environments/environment.js';
 import { SandboxesRepository } from '../sandboxes/sandboxes.repository.js';
-import { parseDateTime } from '../validation/is-date-time.validator.js';
+import { parseDateTime } from '../validation/date-time.js';
 import { announceKeyChanges } from './key-changes.js';
 import { CliError, openDatabase, reportFailure } from './operator-tool.js';
 import { formatDate, formatTable } from './table.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ValidationFailedException } from '../errors/api-exception.js';
-import { isStorableInstant } from '../validation/is-date-time.validator.js';
+import { isStorableInstant } from '../validation/date-time.js';
 
 /** The filter a listing was made with. */
 export type ListFilter = Readonly<Record<string, string | undefined>>;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import mysql from 'mysql2/promise';
 import type request from 'supertest';
 import { ApiKeyIssuer } from '../../src/auth/api-key-issuer.js';
-import { isName } from '../../src/validation/is-name.validator.js';
+import { isName } from '../../src/validation/name.js';
 import { MARIADB_SERVERS_AVAILABLE, type MariadbServer, startMariadb } from './support/mariadb-server.js';
 import { AUTH, expectError, useApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';

@@ -1,7 +1,8 @@
 import { LivemodeProperty } from '../../environments/livemode-property.js';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { DATE_TIME_PROPERTY, DATE_TIME_RULE, IsDateTime } from '../../validation/is-date-time.validator.js';
+import { DATE_TIME_PROPERTY, DATE_TIME_RULE } from '../../validation/date-time.js';
+import { IsDateTime } from '../../validation/is-date-time.validator.js';
 import { API_VERSION } from '../../config/api-version.js';
 import { PageQuery } from '../../pagination/page-query.dto.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
