@@ -1,4 +1,4 @@
-import mysql2 from 'mysql2';
+import { createRequire } from 'node:module';
 import { type AfterQueryEvent, type DataSourceOptions, type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
 import { POOL_ACQUIRE_TIMEOUT } from '../errors/database-unavailable.js';
 import { boundConnectionWaits, boundPoolEnd, type PoolOfConnections, prepareEachConnection } from '../platform/mysql2-pool.js';
@@ -55,6 +55,9 @@ export interface ServiceMysqlDriver {
   readonly pool?: Mysql2Pool;
 }
 
+/** mysql2, loaded only for a MySQL database: the key tools and a service on SQLite start faster without it. */
+const mysql2 = () => createRequire(import.meta.url)('mysql2') as typeof import('mysql2');
+
 export function serviceMysqlDriver(bounds: PoolBounds): ServiceMysqlDriver {
   let made: Mysql2Pool | undefined;
   return {
@@ -63,7 +66,7 @@ export function serviceMysqlDriver(bounds: PoolBounds): ServiceMysqlDriver {
     },
     createPool(options) {
       // The session must outlive a release: a reset would return it to the server's defaults.
-      const pool = mysql2.createPool({ ...options, resetOnRelease: false }) as unknown as Mysql2Pool;
+      const pool = mysql2().createPool({ ...options, resetOnRelease: false }) as unknown as Mysql2Pool;
       prepareEachConnection(pool, (connection, done) => pinSession(connection, bounds.sessionTimeoutMs, done));
       // A statement waits at most this long for a free connection: a 503 to the client, not a queue that only grows.
       boundConnectionWaits(pool, bounds.acquireTimeoutMs, () =>
