@@ -31,7 +31,7 @@ async function packagesOf(url: string, args: string[]): Promise<{ code: number |
 }
 
 /**
- * The key tool starts in a quarter of a second of processor time because it loads only what its
+ * The key tool starts in 0.3 s of processor time because it loads only what its
  * command needs (tests run it hundreds of times, operators in scripts): not Nest's core, not
  * class-validator (it checks names and dates with the rules alone), mysql2 only for a MySQL
  * database and ioredis only when REDIS_URL names a Redis.
