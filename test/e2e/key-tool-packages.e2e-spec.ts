@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { APIKEY_SCRIPT, ServiceProcess } from './support/service-process.js';
+import { runApiKeyCli } from './support/service-process.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
 /**
@@ -23,10 +23,9 @@ process.on('exit', () => process.stderr.write('packages loaded: ' + JSON.stringi
 /** The packages `apikey ARGS` loads with DATABASE_URL `url`, and its exit code. */
 async function packagesOf(url: string, args: string[]): Promise<{ code: number | null; packages: string[] }> {
   const env = { DATABASE_URL: url, NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(RECORD_PACKAGES)}` };
-  const tool = new ServiceProcess(env, process.cwd(), APIKEY_SCRIPT, args);
-  const code = await tool.exitCode(20_000);
-  const line = /^packages loaded: (.*)$/m.exec(tool.stderr);
-  if (!line) throw new Error(`the key tool printed no packages:\n${tool.stderr}`);
+  const { code, stderr } = await runApiKeyCli(args, env);
+  const line = /^packages loaded: (.*)$/m.exec(stderr);
+  if (!line) throw new Error(`the key tool printed no packages:\n${stderr}`);
   return { code, packages: JSON.parse(line[1]) };
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually } from './support/eventually.js';
 import { useServiceProcesses } from './support/use-service-processes.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -77,10 +78,13 @@ describe.each(DATABASE_KINDS)('a kill -9 during a stream of moves, on %s', (kind
     });
     // Killed once the stream is well under way, not after a fixed time: on a busy machine 1.5 s once
     // saw only 24 orders placed, which left nothing to check.
-    for (const deadline = Date.now() + 30_000; placedCount < PLACED_BEFORE_KILL;) {
-      if (Date.now() > deadline) throw new Error(`only ${placedCount} orders placed in 30 s`);
-      await new Promise((wait) => setTimeout(wait, 20));
-    }
+    const placedBeforeKill = await eventually(
+      async () => placedCount,
+      (count) => count >= PLACED_BEFORE_KILL,
+      30_000,
+      20,
+    );
+    if (placedBeforeKill < PLACED_BEFORE_KILL) throw new Error(`only ${placedBeforeKill} orders placed in 30 s`);
     killed = true;
     first.service.child.kill('SIGKILL');
     await Promise.all(streams);
