@@ -156,8 +156,10 @@ def test_mypy_strict_passes_the_package_and_the_readme_s_programs(tmp_path: Path
     names = ("example.py", "example_async.py", "per_call.py", "lifecycle.py", "metadata.py", "request_log.py", "receiver.py")
     for name, program in zip(names, PROGRAMS):
         (tmp_path / name).write_text(program, encoding="utf-8")
+    # mypy's own cache (.mypy_cache, ignored by git), kept from run to run as mypy keeps it: a module whose
+    # file changed is checked again, and an unchanged package takes 0.2 s of processor time instead of 8.
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "petstore", *sorted(map(str, tmp_path.glob("*.py")))],
+        [sys.executable, "-m", "mypy", "--strict", "petstore", *sorted(map(str, tmp_path.glob("*.py")))],
         cwd=PACKAGE,
         capture_output=True,
         text=True,
