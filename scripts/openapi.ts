@@ -49,10 +49,14 @@ try {
     });
   }
   for (const [command, args] of steps(staging)) {
+    // A step's own lines say what it wrote in the staging copy, not in the checkout: shown only when it fails.
     try {
-      execFileSync(command, args, { cwd: staging, stdio: ['ignore', 'ignore', 'inherit'] });
-    } catch {
-      throw new Error(`npm run openapi: ${relative(CHECKOUT, args[0] ?? command)} failed; nothing was written.`);
+      execFileSync(command, args, { cwd: staging, stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (error) {
+      const said = String((error as { stderr?: Buffer }).stderr ?? '').trim();
+      throw new Error(`${said ? `${said}\n` : ''}npm run openapi: ${relative(CHECKOUT, args[0] ?? command)} failed; nothing was written.`, {
+        cause: error,
+      });
     }
   }
   const released = join(CHECKOUT, `contract/openapi-${API_VERSION}.json`);
