@@ -417,7 +417,7 @@ class Generator:
         )
 
     def field_description(self, schema: Schema) -> str:
-        description = schema.get("description", "")
+        description: str = schema.get("description", "")
         reference = schema.get("$ref")
         if reference:
             target = self.schemas[reference.rsplit("/", 1)[1]]
