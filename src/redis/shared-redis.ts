@@ -7,6 +7,8 @@ import { PINO_LOGGER } from '../logging/logger.js';
 
 /** A command that does not answer within this is given up: no request waits longer on Redis. */
 const COMMAND_TIMEOUT_MS = 250;
+/** When ioredis itself drops a command given up on (answeredWithin decides for the caller), so that a silent Redis keeps none. */
+const COMMAND_DROPPED_AFTER_MS = 5_000;
 /** After a failure, Redis is left alone this long (requests use each instance's own state meanwhile). */
 const REST_AFTER_FAILURE_MS = 1_000;
 /** How long the service's start waits for Redis before it listens without it (as long as a connection may take). */
@@ -14,6 +16,29 @@ const START_WAIT_MS = 1_000;
 
 /** ioredis, loaded only when REDIS_URL is set: the key tools and a service without Redis start faster without it. */
 const ioredis = () => createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+
+/**
+ * `command`'s answer, or a rejection once `ms` have passed without one, decided only after the event
+ * loop has read what arrived meanwhile. When the process stalls (a long collection, a busy moment) the
+ * timer fires late, and Redis's answer may be waiting in the socket by then; a timer alone (as
+ * ioredis's commandTimeout) fires before the answer is read, and calls a Redis that answered in
+ * time unreachable. Timers run before I/O in each turn of the loop, and setImmediate after it.
+ */
+function answeredWithin<T>(command: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer within ${ms} ms`))), ms);
+    command.then(
+      (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
 
 const OPTIONS: RedisOptions = {
   connectTimeout: 1_000,
@@ -65,7 +90,8 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
     const client = new (ioredis().Redis)(config.redis.url, {
       ...OPTIONS,
       // The first connection's ready check (INFO) may take as long as the start waits: on a busy
-      // machine a starting service answers late. Once ready, no command waits longer than 250 ms.
+      // machine a starting service answers late. Once ready, no command waits longer than 250 ms
+      // (answeredWithin, in run).
       commandTimeout: START_WAIT_MS,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -77,7 +103,7 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
     client.on('error', (error: Error) => this.failed(error));
     client.on('ready', () => {
       // ioredis reads the option at each command.
-      client.options.commandTimeout = COMMAND_TIMEOUT_MS;
+      client.options.commandTimeout = COMMAND_DROPPED_AFTER_MS;
       // A connection that is ready again has answered: no need to leave Redis alone any longer.
       this.restUntil = 0;
     });
@@ -158,7 +184,7 @@ export class SharedRedis implements OnApplicationBootstrap, OnApplicationShutdow
   private async run<T>(command: (client: Redis & SharedCommands) => Promise<T>): Promise<T | undefined> {
     if (!this.client || Date.now() < this.restUntil) return undefined;
     try {
-      const result = await command(this.client);
+      const result = await answeredWithin(command(this.client), COMMAND_TIMEOUT_MS);
       if (!this.reachable) {
         this.reachable = true;
         this.logger?.info('Redis answers again: the rate limit is shared and revocations are heard at once');
