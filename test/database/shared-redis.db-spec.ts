@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { AppConfig } from '../../src/config/app-config.js';
 import { SharedRedis } from '../../src/redis/shared-redis.js';
-import { REDIS_PROBE_VARIABLE, redisServerUrl } from '../e2e/support/global-setup.js';
+import { REDIS_PROBE_VARIABLE, redisServerUrl, removeRedisKeys } from '../e2e/support/global-setup.js';
 
 // A real Redis (the test server, keys of this file's own prefix); without one the suite says so, and under CI fails.
 const SERVERS = process.env[REDIS_PROBE_VARIABLE] === 'available' ? ['Redis'] : [];
@@ -23,10 +22,7 @@ describe.each(SERVERS)('the shared %s, when this process stalls past the command
   });
   afterAll(async () => {
     await redis?.onApplicationShutdown();
-    const cleaner = new Redis(redisServerUrl());
-    const keys = await cleaner.keys(`${prefix}*`);
-    if (keys.length > 0) await cleaner.del(...keys);
-    cleaner.disconnect();
+    await removeRedisKeys(prefix);
   });
 
   it('takes the answer that came during the stall as an answer: Redis is not called away, and the count stays shared', async () => {

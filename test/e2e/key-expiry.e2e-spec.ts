@@ -4,11 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { Clock } from '../../src/config/clock.js';
-import { REDIS_PROBE_VARIABLE, redisServerUrl } from './support/global-setup.js';
+import { REDIS_PROBE_VARIABLE, redisServerUrl, removeRedisKeys } from './support/global-setup.js';
 import { runApiKeyCli } from './support/service-process.js';
 import { expectError, startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -67,10 +66,7 @@ describe.each(KINDS)('expiring and rolled API keys on %s', (kind) => {
   afterAll(async () => {
     await app?.close();
     await database?.drop();
-    const redis = new Redis(redisServerUrl());
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
+    await removeRedisKeys(prefix);
   });
 
   it('serves a key until it expires, says when in its last 7 days, then answers API_KEY_EXPIRED', async () => {

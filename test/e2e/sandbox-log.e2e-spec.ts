@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SharedRedis } from '../../src/redis/shared-redis.js';
 import { createSandbox, type TestSandbox } from '../support/sandbox-keys.js';
 import { eventually } from './support/eventually.js';
-import { REDIS_PROBE_VARIABLE, redisServerUrl } from './support/global-setup.js';
+import { REDIS_PROBE_VARIABLE, redisServerUrl, removeRedisKeys } from './support/global-setup.js';
 import { AUTH, expectError, startApp, TEST_API_KEY } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -265,10 +264,7 @@ describe.each(REDIS_KINDS)('the sandboxes’ budget shared through Redis by two 
   afterAll(async () => {
     for (const app of apps) await app.close();
     await database?.drop();
-    const redis = new Redis(redisServerUrl());
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
+    await removeRedisKeys(prefix);
   });
 
   it('refuses a key of one sandbox on one instance once a key of another spent the budget on the other', async () => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { eventually } from './support/eventually.js';
 import { environmentOf, insertPets, rowsOf } from './support/sandbox-rows.js';
-import { redisServerUrl, REDIS_PROBE_VARIABLE } from './support/global-setup.js';
+import { REDIS_PROBE_VARIABLE, redisServerUrl, removeRedisKeys } from './support/global-setup.js';
 import { AUTH, startApp } from './support/test-app.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 
@@ -44,12 +43,7 @@ describe.each(DATABASE_KINDS.flatMap((kind) => [[kind, false] as const, ...(REDI
     afterAll(async () => {
       for (const instance of instances) await instance.close();
       await database?.drop();
-      if (withRedis) {
-        const redis = new Redis(redisServerUrl());
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length > 0) await redis.del(...keys);
-        redis.disconnect();
-      }
+      if (withRedis) await removeRedisKeys(prefix);
     });
 
     const http = (instance: NestExpressApplication) => request(instance.getHttpServer());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { redisServerUrl, REDIS_PROBE_VARIABLE } from './support/global-setup.js';
+import { REDIS_PROBE_VARIABLE, redisServerUrl, removeRedisKeys } from './support/global-setup.js';
 import { runApiKeyCli } from './support/service-process.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
@@ -37,10 +37,7 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
   afterAll(async () => {
     await redisProxy?.close();
     await database?.drop();
-    const redis = new Redis(redisServerUrl());
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
+    await removeRedisKeys(prefix);
   });
 
   /** Resolves once the instance at `base` says in its readiness that it shares the count (5 s at most). */

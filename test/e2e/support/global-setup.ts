@@ -20,6 +20,17 @@ export function redisServerUrl(): string {
 
 export const REDIS_PROBE_VARIABLE = 'PETSTORE_E2E_REDIS';
 
+/** Removes every key under `prefix` from the test Redis: a file's clean-up of what it counted there. */
+export async function removeRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(redisServerUrl());
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** The browser the Swagger UI tests drive (Debian's chromium: no browser download works on our machines). */
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
