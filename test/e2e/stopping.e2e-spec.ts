@@ -11,6 +11,7 @@ type Outcome = {
   readonly name: string;
   readonly status?: number;
   readonly code?: string;
+  readonly message?: string;
   readonly connection?: string;
   readonly requestId?: string;
   /** Whether it went on a kept-alive connection that had carried an earlier request, and when (Date.now()) it was handed one. */
@@ -33,17 +34,19 @@ function create(base: string, agent: Agent, name: string): Promise<Outcome> {
     request.on('response', (response) => {
       let text = '';
       response.on('data', (chunk) => (text += chunk));
-      response.on('end', () =>
+      response.on('end', () => {
+        const body = JSON.parse(text) as { code?: string; message?: string };
         done({
           name,
           status: response.statusCode,
           connection: response.headers.connection,
-          code: JSON.parse(text).code,
+          code: body.code,
+          message: body.message,
           requestId: response.headers['x-request-id'] as string,
           reused: request.reusedSocket,
           sentAt,
-        }),
-      );
+        });
+      });
       response.on('error', cut);
     });
     request.on('error', cut);
@@ -107,8 +110,11 @@ describe.each(DATABASE_KINDS)('stopping under load on %s', (kind) => {
     expect(exitCode).toBe(0);
     expect(stoppedAfterMs).toBeLessThan(1_000);
     expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
-    expect(unanswered.filter((outcome) => stored.has(outcome.name))).toEqual([]);
-    expect(stored.size).toBe(acknowledged.length);
+    // None unacknowledged is stored, but for one whose answer said it may have been (the answer
+    // deadline's 503, for a create a busy database held that long).
+    const mayHaveBeenStored = (outcome: Outcome) => outcome.message?.includes('may have created') === true;
+    expect(unanswered.filter((outcome) => stored.has(outcome.name) && !mayHaveBeenStored(outcome))).toEqual([]);
+    expect(stored.size).toBe(acknowledged.length + unanswered.filter((outcome) => stored.has(outcome.name)).length);
     // Its log, written to stdout in batches, loses no line on the way out: one per answered request.
     const logged = new Set(
       service.stdout
@@ -129,11 +135,18 @@ describe.each(DATABASE_KINDS)('stopping under load on %s', (kind) => {
     // is answered (its connection idle as the signal came); one its client sent later, on a
     // connection idle since, may meet the connection's close, as it would an idle time-out (Node marks
     // it reusedSocket, for the client to send it again): a busy machine can hold a client that long.
+    // Before stopping began (its answer left the connection open), a busy machine's database can hold
+    // a create past the pool's wait or the answer deadline: answered 503, retry, as at any other time.
     // Listed whole when one is none of these, so that a failure says what it met (a status, a reset).
     const refused = (outcome: Outcome) =>
       (outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE' && outcome.connection === 'close') ||
+      (outcome.status === 503 &&
+        outcome.code === 'SERVICE_UNAVAILABLE' &&
+        outcome.connection === 'keep-alive' &&
+        !outcome.message?.includes('stopping')) ||
       outcome.code === 'ECONNREFUSED' ||
       (outcome.code === 'ECONNRESET' && (!outcome.reused || outcome.sentAt - signalledAt > STOP_IDLE_GRACE_MS));
-    expect(unanswered.filter((outcome) => !refused(outcome))).toEqual([]);
+    const listed = (outcome: Outcome) => ({ ...outcome, sentAfterSignalMs: outcome.sentAt - signalledAt });
+    expect(unanswered.filter((outcome) => !refused(outcome)).map(listed)).toEqual([]);
   }, 60_000);
 });
