@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { REDIS_PROBE_VARIABLE, redisServerUrl, removeRedisKeys } from './support/global-setup.js';
-import { runApiKeyCli } from './support/service-process.js';
+import { runApiKeyCli, type ServiceProcess } from './support/service-process.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/test-database.js';
 import { useServiceProcesses } from './support/use-service-processes.js';
@@ -51,7 +51,7 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
   }
 
   /** The last three startThree started: what they logged. */
-  let three: { stdout: string; stderr: string }[] = [];
+  let three: ServiceProcess[] = [];
   /** Three service processes on one database and one Redis; the first applies the migrations. */
   async function startThree(extra: Record<string, string>): Promise<string[]> {
     const bases: string[] = [];
@@ -64,7 +64,12 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
     return bases;
   }
 
-  it('holds a key to its limit across all three: 60 of 90 requests answered, RateLimit counting down together', async () => {
+  /**
+   * 90 requests with a new key limited to 60, across three new instances in turn: their answers, and
+   * the lines in which an instance said it lost Redis. Their logs are written in batches (4 KB, or a
+   * second): they are stopped first, so that each has written all it logged.
+   */
+  async function ninetyRequests(): Promise<{ answers: { status: number; remaining: number }[]; lostRedis: string[] }> {
     const key = `shared-limit-${randomBytes(6).toString('hex')}`;
     const bases = await startThree({ API_KEYS: key, RATE_LIMIT_PER_MINUTE: '60' });
     const answers: { status: number; remaining: number }[] = [];
@@ -73,10 +78,20 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
       await response.arrayBuffer();
       answers.push({ status: response.status, remaining: remaining(response) });
     }
-    // Each counting alone for a while would answer more: none of them may have lost Redis.
-    expect(three.map((service) => service.stdout + service.stderr).filter((output) => output.includes('Redis cannot be reached'))).toEqual(
-      [],
-    );
+    for (const service of three) service.child.kill('SIGTERM');
+    await Promise.all(three.map((service) => service.exitCode()));
+    const lines = three.flatMap((service) => `${service.stdout}\n${service.stderr}`.split('\n'));
+    return { answers, lostRedis: lines.filter((line) => line.includes('Redis cannot be reached')) };
+  }
+
+  it('holds a key to its limit across all three: 60 of 90 requests answered, RateLimit counting down together', async () => {
+    // An instance that lost Redis counts alone for a second, as designed, and answers more: a Redis
+    // silent for 250 ms is given up on, and a saturated machine (CI's npm test) can starve it that
+    // long. Such a try is made again, with a new key and three new instances, three tries at most;
+    // a try in which none lost Redis must hold the limit exactly.
+    let { answers, lostRedis } = await ninetyRequests();
+    for (let tries = 1; lostRedis.length > 0 && tries < 3; tries++) ({ answers, lostRedis } = await ninetyRequests());
+    expect(lostRedis).toEqual([]);
     const served = answers.filter((answer) => answer.status !== 429);
     expect(served.map((answer) => answer.status)).toEqual(Array(60).fill(200));
     expect(served.map((answer) => answer.remaining)).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i));
