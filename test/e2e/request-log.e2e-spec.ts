@@ -377,8 +377,7 @@ describe.each(DATABASE_KINDS)('the request log of a service process on %s', (kin
       const base = await service.listening();
       const ids = Array.from({ length: 40 }, (_, i) => `rl-stop-${i}`);
       for (const id of ids) await request(base).get('/v1/pets/abc').set(AUTH).set('X-Request-Id', id);
-      service.child.kill('SIGTERM');
-      expect(await service.exitCode()).toBe(0);
+      expect(await service.terminate()).toBe(0);
       const dataSource = new DataSource(
         kind === 'mysql'
           ? { type: 'mysql', url: database.url }

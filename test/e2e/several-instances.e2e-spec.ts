@@ -50,18 +50,16 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
     }
   }
 
-  /** The last three startThree started: what they logged. */
-  let three: ServiceProcess[] = [];
-  /** Three service processes on one database and one Redis; the first applies the migrations. */
-  async function startThree(extra: Record<string, string>): Promise<string[]> {
+  /** Three service processes on one database and one Redis, and their base URLs; the first applies the migrations. */
+  async function startThree(extra: Record<string, string>): Promise<{ services: ServiceProcess[]; bases: string[] }> {
+    const services: ServiceProcess[] = [];
     const bases: string[] = [];
-    three = [];
     for (let i = 0; i < 3; i++) {
       const service = await processes.spawn({ ...env, ...extra, MIGRATIONS_RUN: String(i === 0) });
-      three.push(service);
+      services.push(service);
       bases.push(await service.listening());
     }
-    return bases;
+    return { services, bases };
   }
 
   /**
@@ -71,16 +69,15 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
    */
   async function ninetyRequests(): Promise<{ answers: { status: number; remaining: number }[]; lostRedis: string[] }> {
     const key = `shared-limit-${randomBytes(6).toString('hex')}`;
-    const bases = await startThree({ API_KEYS: key, RATE_LIMIT_PER_MINUTE: '60' });
+    const { services, bases } = await startThree({ API_KEYS: key, RATE_LIMIT_PER_MINUTE: '60' });
     const answers: { status: number; remaining: number }[] = [];
     for (let i = 0; i < 90; i++) {
       const response = await fetch(`${bases[i % 3]}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
       await response.arrayBuffer();
       answers.push({ status: response.status, remaining: remaining(response) });
     }
-    for (const service of three) service.child.kill('SIGTERM');
-    await Promise.all(three.map((service) => service.exitCode()));
-    const lines = three.flatMap((service) => `${service.stdout}\n${service.stderr}`.split('\n'));
+    await Promise.all(services.map((service) => service.terminate()));
+    const lines = services.flatMap((service) => `${service.stdout}\n${service.stderr}`.split('\n'));
     return { answers, lostRedis: lines.filter((line) => line.includes('Redis cannot be reached')) };
   }
 
@@ -172,7 +169,7 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
   });
 
   it('refuses a key revoked through the CLI on all three within 1 s', async () => {
-    const bases = await startThree({});
+    const { bases } = await startThree({});
     const created = await runApiKeyCli(['create', 'revoked-everywhere'], env);
     expect(created.code).toBe(0);
     const key = created.stdout.trim();
@@ -209,7 +206,7 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
   }
 
   it('applies a roll and a changed scope set on all three within 1 s', async () => {
-    const bases = await startThree({});
+    const { bases } = await startThree({});
     const created = await runApiKeyCli(['create', 'rolled-everywhere'], env);
     const key = created.stdout.trim();
     const id = /Created API key (\d+)/.exec(created.stderr)![1];
@@ -242,7 +239,7 @@ describe.each(KINDS)('three instances sharing Redis, on %s', (kind) => {
     ['goes silent', (proxy: TcpProxy) => proxy.partition()],
   ])('serves on when Redis %s mid-traffic, no answer slower than 1 s, and shares the count again once it is back', async (_, cut) => {
     const key = `redis-cut-${randomBytes(6).toString('hex')}`;
-    const bases = await startThree({ API_KEYS: key, RATE_LIMIT_PER_MINUTE: '100000' });
+    const { bases } = await startThree({ API_KEYS: key, RATE_LIMIT_PER_MINUTE: '100000' });
     const send = async (i: number) => {
       const started = Date.now();
       const response = await fetch(`${bases[i % 3]}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });

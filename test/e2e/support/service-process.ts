@@ -58,6 +58,12 @@ export class ServiceProcess {
     }
   }
 
+  /** Stops it as an operator would (SIGTERM: it finishes, flushes its log, exits), then its exit code. */
+  async terminate(timeoutMs = 15_000): Promise<number | null> {
+    this.child.kill('SIGTERM');
+    return this.exitCode(timeoutMs);
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
     await this.exited;
